@@ -1,0 +1,121 @@
+/* Internal allocator: power-of-two size classes carved from 1 MiB mmap'ed
+ * arenas, one spinlock per class; big blocks map their own pages. A 16-byte
+ * header in front of every block records its class (or mapping size). */
+#include "alloc.h"
+#include "fmt.h"
+#include "spinlock.h"
+#include "../platform/platform.h"
+
+#define MIN_SHIFT 4                  /* 16-byte class */
+#define MAX_SHIFT 15                 /* 32 KiB class; bigger blocks are mapped */
+#define N_CLASSES (MAX_SHIFT - MIN_SHIFT + 1)
+#define ARENA_SIZE (1u << 20)
+#define HDR 16
+#define PAGE 4096
+
+struct hdr {
+    uint64_t cls;   /* class index, or UINT64_MAX for a direct mapping */
+    uint64_t size;  /* mapping size for direct mappings */
+};
+_Static_assert(sizeof(struct hdr) == HDR, "header must keep 16-byte alignment");
+
+struct free_block { struct free_block *next; };
+
+static struct {
+    goldi_spinlock_t lock;
+    struct free_block *free;
+    char *bump, *end;
+} classes[N_CLASSES];
+static _Atomic size_t in_use;
+
+void *goldi_mmap(size_t n) {
+    n = (n + PAGE - 1) & ~(size_t)(PAGE - 1);
+    void *p = goldi_os_mmap(n, false);
+    if (!p)
+        goldi_die("out of memory (mmap failed)");
+    return p;
+}
+
+void goldi_munmap(void *p, size_t n) {
+    n = (n + PAGE - 1) & ~(size_t)(PAGE - 1);
+    goldi_os_munmap(p, n);
+}
+
+static unsigned class_of(size_t total) {
+    unsigned c = 0;
+    while (((size_t)1 << (c + MIN_SHIFT)) < total)
+        c++;
+    return c;
+}
+
+void *goldi_alloc(size_t n) {
+    size_t total = n + HDR;
+    if (total > ((size_t)1 << MAX_SHIFT)) {
+        size_t map = (total + PAGE - 1) & ~(size_t)(PAGE - 1);
+        struct hdr *h = goldi_mmap(map);
+        h->cls = UINT64_MAX;
+        h->size = map;
+        atomic_fetch_add_explicit(&in_use, map, memory_order_relaxed);
+        return h + 1;
+    }
+    unsigned c = class_of(total);
+    size_t bsize = (size_t)1 << (c + MIN_SHIFT);
+    struct hdr *h;
+    goldi_spin_lock(&classes[c].lock);
+    if (classes[c].free) {
+        h = (struct hdr *)classes[c].free;
+        classes[c].free = classes[c].free->next;
+        goldi_spin_unlock(&classes[c].lock);
+        goldi_memset(h, 0, bsize);
+    } else {
+        if (classes[c].bump + bsize > classes[c].end) {
+            classes[c].bump = goldi_mmap(ARENA_SIZE);
+            classes[c].end = classes[c].bump + ARENA_SIZE;
+        }
+        h = (struct hdr *)classes[c].bump;
+        classes[c].bump += bsize;
+        goldi_spin_unlock(&classes[c].lock);
+    }
+    h->cls = c;
+    atomic_fetch_add_explicit(&in_use, bsize, memory_order_relaxed);
+    return h + 1;
+}
+
+static size_t usable(struct hdr *h) {
+    return h->cls == UINT64_MAX ? h->size - HDR : ((size_t)1 << (h->cls + MIN_SHIFT)) - HDR;
+}
+
+void goldi_free(void *p) {
+    if (!p)
+        return;
+    struct hdr *h = (struct hdr *)p - 1;
+    if (h->cls == UINT64_MAX) {
+        atomic_fetch_sub_explicit(&in_use, h->size, memory_order_relaxed);
+        goldi_munmap(h, h->size);
+        return;
+    }
+    GOLDI_CHECK_OP(h->cls, <, N_CLASSES);
+    unsigned c = (unsigned)h->cls;
+    atomic_fetch_sub_explicit(&in_use, (size_t)1 << (c + MIN_SHIFT), memory_order_relaxed);
+    struct free_block *b = (struct free_block *)h;
+    goldi_spin_lock(&classes[c].lock);
+    b->next = classes[c].free;
+    classes[c].free = b;
+    goldi_spin_unlock(&classes[c].lock);
+}
+
+void *goldi_realloc(void *p, size_t n) {
+    if (!p)
+        return goldi_alloc(n);
+    size_t old = usable((struct hdr *)p - 1);
+    if (n <= old)
+        return p;
+    void *q = goldi_alloc(n);
+    goldi_memcpy(q, p, old);
+    goldi_free(p);
+    return q;
+}
+
+size_t goldi_alloc_bytes_in_use(void) {
+    return atomic_load_explicit(&in_use, memory_order_relaxed);
+}

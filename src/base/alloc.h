@@ -1,0 +1,20 @@
+/* The runtime's own allocator: mmap-backed size classes, never calls malloc,
+ * so it is usable inside interceptors, signal handlers and before libc init. */
+#ifndef GOLDI_ALLOC_H
+#define GOLDI_ALLOC_H
+
+#include "base.h"
+
+/* Zero-filled memory of at least n bytes, 16-byte aligned. Dies on OOM. */
+void *goldi_alloc(size_t n);
+/* Frees memory from goldi_alloc/goldi_realloc (NULL is a no-op). */
+void goldi_free(void *p);
+void *goldi_realloc(void *p, size_t n);
+/* Bytes currently handed out by goldi_alloc (for stats and memory tests). */
+size_t goldi_alloc_bytes_in_use(void);
+
+/* Whole pages straight from the OS (zeroed); n is rounded up to pages. */
+void *goldi_mmap(size_t n);
+void goldi_munmap(void *p, size_t n);
+
+#endif

@@ -1,0 +1,25 @@
+/* Test-and-test-and-set spinlock for short runtime critical sections.
+ * No syscalls on the uncontended path; yields the CPU after spinning a while
+ * so a preempted holder can finish on a 2-core machine. */
+#ifndef GOLDI_SPINLOCK_H
+#define GOLDI_SPINLOCK_H
+
+#include "base.h"
+
+typedef struct goldi_spinlock { _Atomic uint32_t v; } goldi_spinlock_t;
+#define GOLDI_SPINLOCK_INIT { 0 }
+
+void goldi_spin_wait_slow(goldi_spinlock_t *l);
+
+GOLDI_INLINE bool goldi_spin_trylock(goldi_spinlock_t *l) {
+    return atomic_exchange_explicit(&l->v, 1, memory_order_acquire) == 0;
+}
+GOLDI_INLINE void goldi_spin_lock(goldi_spinlock_t *l) {
+    if (GOLDI_UNLIKELY(!goldi_spin_trylock(l)))
+        goldi_spin_wait_slow(l);
+}
+GOLDI_INLINE void goldi_spin_unlock(goldi_spinlock_t *l) {
+    atomic_store_explicit(&l->v, 0, memory_order_release);
+}
+
+#endif

@@ -1,0 +1,113 @@
+/* Delivers events to the attached sinks (engines, trace writer). Splits
+ * accesses into 8-byte granules and runs every sink's check of a granule
+ * under that granule's lock (ALGORITHMS.md T10), keeps each thread's list of
+ * held locks, and starts a fresh token for every new barrier generation. */
+#include "event.h"
+#include "sync.h"
+#include "../shadow/shadow.h"
+
+static struct goldi_sink *sinks[GOLDI_MAX_ENGINES];
+static unsigned n_sinks;
+
+void goldi_dispatch_attach(struct goldi_sink *s) {
+    GOLDI_CHECK_OP(n_sinks, <, GOLDI_MAX_ENGINES);
+    sinks[n_sinks++] = s;
+}
+
+unsigned goldi_dispatch_n_sinks(void) { return n_sinks; }
+
+void goldi_dispatch_thr_free(struct goldi_thr *thr) {
+    for (unsigned i = 0; i < n_sinks; i++)
+        if (sinks[i]->on_thr_free)
+            sinks[i]->on_thr_free(sinks[i]->self, thr);
+}
+
+static void held_add(struct goldi_thr *thr, struct goldi_sync *obj, uint8_t mode) {
+    thr->held_version++;
+    if (thr->n_held < GOLDI_MAX_HELD) {
+        thr->held[thr->n_held].obj = obj;
+        thr->held[thr->n_held].mode = mode;
+        thr->n_held++;
+    } else {
+        thr->n_held_dropped++;
+    }
+}
+
+static void held_remove(struct goldi_thr *thr, struct goldi_sync *obj) {
+    thr->held_version++;
+    for (uint32_t i = thr->n_held; i-- > 0;) {
+        if (thr->held[i].obj != obj)
+            continue;
+        for (uint32_t j = i + 1; j < thr->n_held; j++)
+            thr->held[j - 1] = thr->held[j];
+        thr->n_held--;
+        return;
+    }
+    if (thr->n_held_dropped)
+        thr->n_held_dropped--;
+}
+
+/* The first arrival of generation g claims slot g&1 with a fresh token. All
+ * departures of g-2 (the slot's previous user) happened before any arrival of
+ * g: each arriving thread departed g-1, which needed every thread to arrive at
+ * g-1 after departing g-2 (trap T7). */
+static void barrier_generation(const struct goldi_event *ev) {
+    struct goldi_sync *o = ev->obj;
+    unsigned slot = ev->gen & 1;
+    goldi_spin_lock(&o->lock);
+    if (o->bar_gen[slot] != ev->gen) {
+        goldi_token_renew(&o->tok[slot]);
+        o->bar_gen[slot] = ev->gen;
+    }
+    goldi_spin_unlock(&o->lock);
+}
+
+static void dispatch_access(const struct goldi_event *ev) {
+    uintptr_t a = ev->addr, end = ev->addr + ev->size;
+    if (end < a)
+        end = UINTPTR_MAX;
+    while (a < end) {
+        uintptr_t gend = (a | (GOLDI_GRANULE - 1)) + 1;
+        if (gend > end || gend == 0)
+            gend = end;
+        goldi_spinlock_t *lk = goldi_granule_lock(a);
+        goldi_spin_lock(lk);
+        for (unsigned i = 0; i < n_sinks; i++)
+            if (sinks[i]->on_access)
+                sinks[i]->on_access(sinks[i]->self, ev, a, (unsigned)(gend - a));
+        goldi_spin_unlock(lk);
+        a = gend;
+    }
+}
+
+void goldi_dispatch(const struct goldi_event *ev) {
+    struct goldi_thr *thr = ev->thr;
+    switch ((enum goldi_event_kind)ev->kind) {
+    case GOLDI_EV_LOCK_ACQ:
+        held_add(thr, ev->obj, ev->mode);
+        break;
+    case GOLDI_EV_WAIT_EXIT:
+        held_add(thr, ev->obj2, GOLDI_LOCK_EXCL);
+        break;
+    case GOLDI_EV_BAR_ARRIVE:
+        barrier_generation(ev);
+        break;
+    default:
+        break;
+    }
+    if (goldi_event_is_access[ev->kind] && ev->size)
+        dispatch_access(ev);
+    for (unsigned i = 0; i < n_sinks; i++)
+        if (sinks[i]->on_event)
+            sinks[i]->on_event(sinks[i]->self, ev);
+    switch ((enum goldi_event_kind)ev->kind) {
+    case GOLDI_EV_LOCK_REL:
+        held_remove(thr, ev->obj);
+        break;
+    case GOLDI_EV_WAIT_ENTER:
+        held_remove(thr, ev->obj2);
+        break;
+    default:
+        break;
+    }
+}

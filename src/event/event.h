@@ -1,0 +1,200 @@
+/* The one event interface between producers (ABI shims, interceptors, trace
+ * reader) and consumers (engines, trace writer). Producers fill a
+ * struct goldi_event and call goldi_dispatch(); nothing else crosses over.
+ * See docs/events.md for the exact happens-before meaning of every kind. */
+#ifndef GOLDI_EVENT_H
+#define GOLDI_EVENT_H
+
+#include "../base/base.h"
+#include "../base/spinlock.h"
+
+enum goldi_event_kind {
+#define GOLDI_EVENT(name, str, acc) GOLDI_EV_##name,
+#include "event.inc"
+#undef GOLDI_EVENT
+    GOLDI_EV_COUNT
+};
+extern const char *const goldi_event_names[GOLDI_EV_COUNT];
+extern const bool goldi_event_is_access[GOLDI_EV_COUNT];
+
+/* C11 memory orders, numbered as the TSan ABI's morder (part of that ABI). */
+enum goldi_mo {
+    GOLDI_MO_RELAXED = 0,
+    GOLDI_MO_CONSUME = 1,
+    GOLDI_MO_ACQUIRE = 2,
+    GOLDI_MO_RELEASE = 3,
+    GOLDI_MO_ACQ_REL = 4,
+    GOLDI_MO_SEQ_CST = 5,
+};
+/* consume is treated as acquire, like every compiler does. */
+GOLDI_INLINE bool goldi_mo_is_acquire(unsigned mo) {
+    return mo == GOLDI_MO_CONSUME || mo == GOLDI_MO_ACQUIRE || mo == GOLDI_MO_ACQ_REL ||
+           mo == GOLDI_MO_SEQ_CST;
+}
+GOLDI_INLINE bool goldi_mo_is_release(unsigned mo) {
+    return mo == GOLDI_MO_RELEASE || mo == GOLDI_MO_ACQ_REL || mo == GOLDI_MO_SEQ_CST;
+}
+
+enum goldi_lock_mode { GOLDI_LOCK_EXCL = 0, GOLDI_LOCK_SHARED = 1 };
+
+enum goldi_sync_kind {
+    GOLDI_SYNC_MUTEX, GOLDI_SYNC_SPIN, GOLDI_SYNC_RWLOCK, GOLDI_SYNC_COND, GOLDI_SYNC_BARRIER,
+    GOLDI_SYNC_SEM, GOLDI_SYNC_ONCE, GOLDI_SYNC_ATOMIC, GOLDI_SYNC_KIND_COUNT
+};
+
+#define GOLDI_MAX_ENGINES 8
+#define GOLDI_MAX_HELD 32     /* locks held at once that are tracked per thread */
+#define GOLDI_MAX_STACK 128   /* shadow call stack depth kept for reports */
+
+/* A synchronization token (ALGORITHMS.md 2.3): the unit engines key their
+ * per-object state on. id is unique for ever: re-initialising, destroying or
+ * freeing the object, or starting a new barrier generation, gives a new id;
+ * an engine whose estate remembers an older id must treat the state as fresh. */
+struct goldi_token {
+    uint64_t id;                          /* unique, never 0 */
+    void *estate[GOLDI_MAX_ENGINES];      /* per-engine state, owned by that engine */
+};
+
+/* A synchronization object: a mutex, rwlock, condvar, ... or an atomic
+ * location. Owned by event/sync.c; memory is type-stable (recycled, never
+ * unmapped), so a stale pointer never faults. */
+struct goldi_sync {
+    uintptr_t addr;             /* the object's address in the program */
+    uint8_t kind;               /* enum goldi_sync_kind */
+    goldi_spinlock_t lock;      /* serialises events on this object; for atomics the
+                                   "perform op + record" critical section (T3, T8) */
+    struct goldi_sync *next;    /* hash chain (sync.c) */
+    /* tok[0]: mutex/spin/cond/sem/once/atomic; rwlock write side R.w; barrier slot 0.
+       tok[1]: rwlock read side R.r; barrier slot 1 (generation g uses slot g & 1). */
+    struct goldi_token tok[2];
+    uint64_t bar_gen[2];        /* barrier generation currently held by tok[i] */
+    uint32_t bar_count;         /* barrier: threads per generation */
+    uint64_t bar_arrivals;      /* barrier: arrivals so far (generation = arrivals / count) */
+    goldi_tid_t owner;          /* recursive mutex: owner, or GOLDI_TID_NONE */
+    uint32_t depth;             /* recursive mutex: nesting level of the owner */
+};
+
+struct goldi_held {
+    struct goldi_sync *obj;
+    uint8_t mode;               /* enum goldi_lock_mode */
+};
+
+/* A thread as engines see it. The runtime embeds one in its thread state; the
+ * trace analyzer makes one per trace thread. */
+struct goldi_thr {
+    goldi_tid_t tid;
+    goldi_tid_t parent;                    /* creator, GOLDI_TID_NONE for T0 */
+    void *estate[GOLDI_MAX_ENGINES];       /* per-engine thread state */
+    struct goldi_held held[GOLDI_MAX_HELD];/* locks held now, in acquisition order */
+    uint32_t n_held;
+    uint32_t n_held_dropped;               /* acquisitions beyond GOLDI_MAX_HELD (counted, not kept) */
+    uint32_t held_version;                 /* bumped when held[] changes (origin cache key) */
+    uint32_t depth;                        /* shadow call stack depth (may exceed GOLDI_MAX_STACK) */
+    uint32_t stack_version;                /* bumped on every push/pop (origin cache key) */
+    uintptr_t stack[GOLDI_MAX_STACK];      /* return addresses from __tsan_func_entry */
+    uint32_t create_origin;                /* origin of the pthread_create call (reports) */
+    /* origin cache: last (pc, size, flags, versions) -> origin */
+    uintptr_t oc_pc;
+    uint32_t oc_key, oc_stack_version, oc_held_version, oc_origin;
+};
+
+/* Event flags. */
+#define GOLDI_EVF_RANGE 0x1   /* a range access (memcpy, read_range, ...) */
+
+struct goldi_event {
+    uint8_t kind;               /* enum goldi_event_kind */
+    uint8_t mo;                 /* enum goldi_mo: atomics and fences (CASFAIL: failure order) */
+    uint8_t mode;               /* enum goldi_lock_mode for LOCK_ACQ/LOCK_REL */
+    uint8_t flags;              /* GOLDI_EVF_* */
+    uint32_t size;              /* bytes accessed / allocated / freed */
+    uintptr_t addr;             /* access, atomic, alloc or free address */
+    uintptr_t pc;               /* program counter of the event (top frame of reports) */
+    struct goldi_thr *thr;      /* acting thread */
+    struct goldi_thr *other;    /* FORK: child; JOIN: joined thread */
+    struct goldi_sync *obj;     /* lock, condvar, barrier, semaphore, once, atomic location */
+    struct goldi_sync *obj2;    /* WAIT_ENTER/WAIT_EXIT: the mutex */
+    uint64_t gen;               /* BAR_ARRIVE/BAR_DEPART: generation */
+};
+
+/* --- Happens-before lowering -------------------------------------------
+ * Every event reduces to at most 4 primitive steps over tokens (ALGORITHMS.md
+ * 1.2). Precise engines (vc, goldilocks, fasttrack, jrf) implement only these
+ * steps; engines with their own lock semantics (eraser, hybrid) read the
+ * event kind directly. Access checks for atomic events happen before steps. */
+enum goldi_hb_op {
+    GOLDI_HB_ACQ,          /* C_t ⊔= S_tok */
+    GOLDI_HB_REL_STORE,    /* S_tok := C_t; inc(t) */
+    GOLDI_HB_REL_JOIN,     /* S_tok ⊔= C_t; inc(t) */
+    GOLDI_HB_FORK,         /* C_child := C_t ⊔ {child:1}; inc(t) */
+    GOLDI_HB_JOIN,         /* C_t ⊔= X_child */
+    GOLDI_HB_EXIT,         /* X_t := C_t */
+    GOLDI_HB_ATOMIC_LOAD,  /* strong: C_t ⊔= S_tok; else Facq_t ⊔= S_tok */
+    GOLDI_HB_ATOMIC_STORE, /* strong: S_tok := C_t; inc(t); else S_tok := Frel_t */
+    GOLDI_HB_ATOMIC_RMW,   /* write half: strong: S_tok ⊔= C_t; inc(t); else S_tok ⊔= Frel_t */
+    GOLDI_HB_FENCE_ACQ,    /* C_t ⊔= Facq_t */
+    GOLDI_HB_FENCE_REL,    /* Frel_t := C_t; inc(t) */
+};
+struct goldi_hb_step {
+    uint8_t op;                 /* enum goldi_hb_op */
+    bool strong;                /* atomics: acquire-ish (loads) / release-ish (stores, RMW) */
+    struct goldi_token *tok;    /* sync token, if any */
+    struct goldi_thr *other;    /* FORK/JOIN */
+};
+#define GOLDI_HB_MAX_STEPS 4
+/* Fills out[] with the steps of ev in order; returns their count. */
+int goldi_event_hb_steps(const struct goldi_event *ev, struct goldi_hb_step out[GOLDI_HB_MAX_STEPS]);
+
+/* --- Origins --------------------------------------------------------------
+ * An origin names "this access by this thread at this stack, holding these
+ * locks": (tid, pc, call stack, held locks, size, kind) interned into a
+ * 32-bit id. Engines store origins in their shadow state; report/ turns them
+ * back into text. Ids are never reused. 0 = unknown. */
+typedef uint32_t goldi_origin_t;
+#define GOLDI_ORIGIN_WRITE  0x1
+#define GOLDI_ORIGIN_ATOMIC 0x2
+#define GOLDI_ORIGIN_FREE   0x4
+goldi_origin_t goldi_event_origin(const struct goldi_event *ev);
+
+struct goldi_origin_info {
+    goldi_tid_t tid;
+    uint32_t size;
+    uint32_t flags;             /* GOLDI_ORIGIN_* */
+    uint32_t n_frames;          /* frames[0] = pc of the access, then callers */
+    const uintptr_t *frames;
+    uint32_t n_held;
+    const uintptr_t *held_addr; /* addresses of the locks held */
+    const uint8_t *held_mode;   /* enum goldi_lock_mode per lock */
+};
+/* Interns an origin from explicit parts (used by the trace reader too). */
+goldi_origin_t goldi_origin_intern(const struct goldi_origin_info *info);
+/* Returns false for an unknown id. */
+bool goldi_origin_lookup(goldi_origin_t id, struct goldi_origin_info *out);
+
+/* --- Dispatch --------------------------------------------------------------
+ * A sink consumes events: an engine, the trace writer, the explorer. Sinks are
+ * attached once at start-up (before the second thread exists) and never
+ * detached. index selects the estate[] slot of threads and tokens it may use. */
+struct goldi_sink {
+    const char *name;
+    void *self;
+    unsigned index;
+    /* Access piece [addr, addr+size) inside one 8-byte granule, called with the
+     * granule lock held, for READ/WRITE/FREE and atomic events. May be NULL. */
+    void (*on_access)(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size);
+    /* Every event, after its access pieces; for atomics inside the object's
+     * critical section. May be NULL. */
+    void (*on_event)(void *self, const struct goldi_event *ev);
+    /* The thread state is about to be discarded (after its JOIN, or at the
+     * exit of a detached thread): free estate[index]. May be NULL. */
+    void (*on_thr_free)(void *self, struct goldi_thr *thr);
+};
+void goldi_dispatch_attach(struct goldi_sink *s);
+void goldi_dispatch_thr_free(struct goldi_thr *thr);
+unsigned goldi_dispatch_n_sinks(void);
+
+/* Delivers ev to every active consumer. For access events the range is split
+ * into 8-byte granules and each consumer's on_access runs under that granule's
+ * lock (T10); hb steps and on_sync follow. Keeps thr->held[] up to date. */
+void goldi_dispatch(const struct goldi_event *ev);
+
+#endif

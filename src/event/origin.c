@@ -1,0 +1,188 @@
+/* Origin depot: interns (tid, size, flags, frames, held locks) into dense
+ * 32-bit ids. Records are immutable once published and never freed (the
+ * number of distinct origins is bounded by the program's code paths and
+ * threads). Hash buckets have their own spinlocks; lookup by id is lock-free
+ * through a two-level id table. */
+#include "event.h"
+#include "../base/alloc.h"
+#include "../base/spinlock.h"
+
+#define MAX_FRAMES 64
+#define BUCKET_BITS 16
+#define ID_CHUNK_BITS 12
+#define ID_CHUNKS (1u << 20)    /* up to 2^32 ids */
+
+struct rec {
+    struct rec *next;          /* bucket chain */
+    uint64_t hash;
+    goldi_origin_t id;
+    goldi_tid_t tid;
+    uint32_t size, flags;
+    uint32_t n_frames, n_held;
+    uintptr_t *frames;         /* n_frames, then n_held lock addresses */
+    uint8_t *modes;            /* n_held */
+};
+
+static struct {
+    goldi_spinlock_t lock;
+    struct rec *head;
+} buckets[1u << BUCKET_BITS];
+static _Atomic(struct rec *) *id_table[ID_CHUNKS];   /* chunk -> array of records */
+static goldi_spinlock_t id_lock = GOLDI_SPINLOCK_INIT;
+static _Atomic uint32_t next_id = 1;
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t hash_info(const struct goldi_origin_info *in) {
+    uint64_t h = mix(mix(mix(0, in->tid), in->size), in->flags);
+    for (uint32_t i = 0; i < in->n_frames; i++)
+        h = mix(h, in->frames[i]);
+    for (uint32_t i = 0; i < in->n_held; i++)
+        h = mix(mix(h, in->held_addr[i]), in->held_mode[i]);
+    return h;
+}
+
+static bool same(const struct rec *r, uint64_t h, const struct goldi_origin_info *in) {
+    if (r->hash != h || r->tid != in->tid || r->size != in->size || r->flags != in->flags ||
+        r->n_frames != in->n_frames || r->n_held != in->n_held)
+        return false;
+    for (uint32_t i = 0; i < in->n_frames; i++)
+        if (r->frames[i] != in->frames[i])
+            return false;
+    for (uint32_t i = 0; i < in->n_held; i++)
+        if (r->frames[in->n_frames + i] != in->held_addr[i] || r->modes[i] != in->held_mode[i])
+            return false;
+    return true;
+}
+
+static _Atomic(struct rec *) *id_slot(uint32_t id, bool create) {
+    uint32_t chunk = id >> ID_CHUNK_BITS;
+    if (chunk >= ID_CHUNKS)
+        return NULL;
+    _Atomic(struct rec *) *c = __atomic_load_n(&id_table[chunk], __ATOMIC_ACQUIRE);
+    if (!c) {
+        if (!create)
+            return NULL;
+        goldi_spin_lock(&id_lock);
+        c = id_table[chunk];
+        if (!c) {
+            c = goldi_alloc(sizeof(*c) << ID_CHUNK_BITS);
+            __atomic_store_n(&id_table[chunk], c, __ATOMIC_RELEASE);
+        }
+        goldi_spin_unlock(&id_lock);
+    }
+    return &c[id & ((1u << ID_CHUNK_BITS) - 1)];
+}
+
+goldi_origin_t goldi_origin_intern(const struct goldi_origin_info *info) {
+    struct goldi_origin_info in = *info;
+    if (in.n_frames > MAX_FRAMES)
+        in.n_frames = MAX_FRAMES;
+    if (in.n_held > GOLDI_MAX_HELD)
+        in.n_held = GOLDI_MAX_HELD;
+    uint64_t h = hash_info(&in);
+    unsigned b = (unsigned)(h >> (64 - BUCKET_BITS));
+    goldi_spin_lock(&buckets[b].lock);
+    for (struct rec *r = buckets[b].head; r; r = r->next) {
+        if (same(r, h, &in)) {
+            goldi_spin_unlock(&buckets[b].lock);
+            return r->id;
+        }
+    }
+    struct rec *r = goldi_alloc(sizeof *r + sizeof(uintptr_t) * (in.n_frames + in.n_held) + in.n_held);
+    r->frames = (uintptr_t *)(r + 1);
+    r->modes = (uint8_t *)(r->frames + in.n_frames + in.n_held);
+    r->hash = h;
+    r->tid = in.tid;
+    r->size = in.size;
+    r->flags = in.flags;
+    r->n_frames = in.n_frames;
+    r->n_held = in.n_held;
+    for (uint32_t i = 0; i < in.n_frames; i++)
+        r->frames[i] = in.frames[i];
+    for (uint32_t i = 0; i < in.n_held; i++) {
+        r->frames[in.n_frames + i] = in.held_addr[i];
+        r->modes[i] = in.held_mode[i];
+    }
+    r->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
+    _Atomic(struct rec *) *slot = id_slot(r->id, true);
+    if (!slot)
+        goldi_die("origin depot full (2^32 distinct access origins)");
+    atomic_store_explicit(slot, r, memory_order_release);
+    r->next = buckets[b].head;
+    buckets[b].head = r;
+    goldi_spin_unlock(&buckets[b].lock);
+    return r->id;
+}
+
+bool goldi_origin_lookup(goldi_origin_t id, struct goldi_origin_info *out) {
+    if (!id)
+        return false;
+    _Atomic(struct rec *) *slot = id_slot(id, false);
+    struct rec *r = slot ? atomic_load_explicit(slot, memory_order_acquire) : NULL;
+    if (!r)
+        return false;
+    out->tid = r->tid;
+    out->size = r->size;
+    out->flags = r->flags;
+    out->n_frames = r->n_frames;
+    out->frames = r->frames;
+    out->n_held = r->n_held;
+    out->held_addr = r->frames + r->n_frames;
+    out->held_mode = r->modes;
+    return true;
+}
+
+static uint32_t origin_flags(const struct goldi_event *ev) {
+    switch ((enum goldi_event_kind)ev->kind) {
+    case GOLDI_EV_WRITE:
+        return GOLDI_ORIGIN_WRITE;
+    case GOLDI_EV_FREE:
+        return GOLDI_ORIGIN_WRITE | GOLDI_ORIGIN_FREE;
+    case GOLDI_EV_ATOMIC_STORE:
+    case GOLDI_EV_ATOMIC_RMW:
+        return GOLDI_ORIGIN_WRITE | GOLDI_ORIGIN_ATOMIC;
+    case GOLDI_EV_ATOMIC_LOAD:
+    case GOLDI_EV_ATOMIC_CASFAIL:
+        return GOLDI_ORIGIN_ATOMIC;
+    default:
+        return 0;
+    }
+}
+
+/* Per-thread one-entry cache: a loop body doing the same access at the same
+ * stack with the same locks interns once. */
+goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
+    struct goldi_thr *thr = ev->thr;
+    uint32_t flags = origin_flags(ev);
+    uint32_t key = (ev->size << 4) ^ flags ^ ((uint32_t)ev->kind << 28);
+    if (thr->oc_origin && thr->oc_pc == ev->pc && thr->oc_key == key &&
+        thr->oc_stack_version == thr->stack_version && thr->oc_held_version == thr->held_version)
+        return thr->oc_origin;
+    uintptr_t frames[MAX_FRAMES];
+    uintptr_t held_addr[GOLDI_MAX_HELD];
+    uint8_t held_mode[GOLDI_MAX_HELD];
+    uint32_t nf = 0;
+    frames[nf++] = ev->pc;
+    uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
+    while (depth > 0 && nf < MAX_FRAMES)
+        frames[nf++] = thr->stack[--depth];
+    for (uint32_t i = 0; i < thr->n_held; i++) {
+        held_addr[i] = thr->held[i].obj->addr;
+        held_mode[i] = thr->held[i].mode;
+    }
+    struct goldi_origin_info in = {
+        .tid = thr->tid, .size = ev->size, .flags = flags, .n_frames = nf, .frames = frames,
+        .n_held = thr->n_held, .held_addr = held_addr, .held_mode = held_mode,
+    };
+    goldi_origin_t id = goldi_origin_intern(&in);
+    thr->oc_pc = ev->pc;
+    thr->oc_key = key;
+    thr->oc_stack_version = thr->stack_version;
+    thr->oc_held_version = thr->held_version;
+    thr->oc_origin = id;
+    return id;
+}

@@ -1,0 +1,30 @@
+/* The only contract with the OS. Every syscall the runtime makes goes through
+ * here (Linux x86-64/aarch64 implementation in platform_linux.c). */
+#ifndef GOLDI_PLATFORM_H
+#define GOLDI_PLATFORM_H
+
+#include "../base/base.h"
+
+/* Anonymous private zeroed mapping; NULL on failure. noreserve: do not
+ * account the memory (used for sparse shadow tables). */
+void *goldi_os_mmap(size_t n, bool noreserve);
+void goldi_os_munmap(void *p, size_t n);
+/* Gives pages back to the OS; their contents read as zero afterwards. */
+void goldi_os_discard(void *p, size_t n);
+long goldi_os_write(int fd, const void *buf, size_t n);
+/* open(2) for appending/creating a log file; returns fd or -errno. */
+int goldi_os_open_log(const char *path);
+void goldi_os_close(int fd);
+int goldi_os_getpid(void);
+int goldi_os_gettid(void);
+void goldi_os_yield(void);
+GOLDI_NORETURN void goldi_os_abort(void);
+GOLDI_NORETURN void goldi_os_exit(int code);
+/* getenv without libc's locks; valid before libc initialisation finishes. */
+const char *goldi_os_getenv(const char *name);
+/* Monotonic nanoseconds. */
+uint64_t goldi_os_now_ns(void);
+/* Full path of the running executable into buf; length or -1. */
+long goldi_os_exe_path(char *buf, size_t n);
+
+#endif

@@ -1,0 +1,87 @@
+/* Linux implementation of platform.h: raw syscalls, no stdio, no malloc. */
+#define _GNU_SOURCE
+#include "platform.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+void *goldi_os_mmap(size_t n, bool noreserve) {
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | (noreserve ? MAP_NORESERVE : 0);
+    void *p = (void *)syscall(SYS_mmap, NULL, n, PROT_READ | PROT_WRITE, flags, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void goldi_os_munmap(void *p, size_t n) { syscall(SYS_munmap, p, n); }
+
+void goldi_os_discard(void *p, size_t n) { syscall(SYS_madvise, p, n, MADV_DONTNEED); }
+
+long goldi_os_write(int fd, const void *buf, size_t n) {
+    const char *b = buf;
+    size_t done = 0;
+    while (done < n) {
+        long r = syscall(SYS_write, fd, b + done, n - done);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        done += (size_t)r;
+    }
+    return (long)done;
+}
+
+int goldi_os_open_log(const char *path) {
+    long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    return fd < 0 ? -errno : (int)fd;
+}
+
+void goldi_os_close(int fd) { syscall(SYS_close, fd); }
+int goldi_os_getpid(void) { return (int)syscall(SYS_getpid); }
+int goldi_os_gettid(void) { return (int)syscall(SYS_gettid); }
+void goldi_os_yield(void) { syscall(SYS_sched_yield); }
+
+void goldi_os_abort(void) {
+    syscall(SYS_kill, syscall(SYS_getpid), SIGABRT);
+    syscall(SYS_exit_group, 134);
+    __builtin_unreachable();
+}
+
+void goldi_os_exit(int code) {
+    syscall(SYS_exit_group, code);
+    __builtin_unreachable();
+}
+
+const char *goldi_os_getenv(const char *name) {
+    if (!environ)
+        return NULL;
+    for (char **e = environ; *e; e++) {
+        const char *a = *e, *b = name;
+        while (*b && *a == *b)
+            a++, b++;
+        if (!*b && *a == '=')
+            return a + 1;
+    }
+    return NULL;
+}
+
+uint64_t goldi_os_now_ns(void) {
+    struct timespec ts;
+    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+long goldi_os_exe_path(char *buf, size_t n) {
+    long r = syscall(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", buf, n - 1);
+    if (r < 0)
+        return -1;
+    buf[r] = 0;
+    return r;
+}

@@ -1,0 +1,75 @@
+/* Runtime core: per-thread state, initialisation, options, reentrancy guard.
+ * Everything the ABI shims (rt/abi) and interceptors (rt/intercept) share. */
+#ifndef GOLDI_RT_H
+#define GOLDI_RT_H
+
+#include "../base/base.h"
+#include "../event/event.h"
+#include "options.h"
+
+/* Per-thread runtime state. The first cache line holds what the access fast
+ * path reads: keep it that way. */
+struct goldi_rt_thread {
+    /* --- hot: read on every access --- */
+    uint32_t ignore;        /* >0: drop memory accesses (inside the runtime, a
+                               signal handler that interrupted it, ignored region) */
+    uint32_t in_rt;         /* >0: the runtime itself is running on this thread;
+                               interceptors pass straight through */
+    /* --- cold --- */
+    struct goldi_thr thr;   /* what engines see (tid, held locks, shadow stack) */
+    uintptr_t pthread;      /* pthread_t of this thread */
+    bool detached;
+    bool exited;
+    bool joined;
+    uintptr_t stack_lo, stack_hi;   /* the thread's stack, for location reports */
+    uintptr_t tls_lo, tls_hi;       /* static TLS block, for location reports */
+    struct goldi_rt_thread *next;   /* registry list (thread.c) */
+};
+
+/* The calling thread's state; NULL before the runtime initialised it. */
+extern GOLDI_TLS struct goldi_rt_thread *goldi_cur;
+
+/* Initialises the runtime once (idempotent, called from __tsan_init and from
+ * the first interceptor that runs). */
+void goldi_rt_init(void);
+bool goldi_rt_initialized(void);
+/* Current thread state, creating the main thread's on first use. May return
+ * NULL only during very early start-up before init. */
+struct goldi_rt_thread *goldi_rt_thread_self(void);
+
+/* Thread lifecycle (thread.c): used by the pthread interceptors. */
+struct goldi_rt_thread *goldi_rt_thread_new(void);     /* tid assigned, parent = caller */
+void goldi_rt_thread_start(struct goldi_rt_thread *t); /* in the child: set goldi_cur, stack bounds */
+void goldi_rt_thread_exit(void);                       /* in the child: EXIT event, detached -> free */
+struct goldi_rt_thread *goldi_rt_thread_by_pthread(uintptr_t pt);
+void goldi_rt_thread_joined(struct goldi_rt_thread *t);/* after the JOIN event: free */
+void goldi_rt_thread_detach(struct goldi_rt_thread *t);
+/* Calls fn for each live thread (report: which stack/TLS holds an address). */
+void goldi_rt_threads_for_each(void (*fn)(void *ctx, struct goldi_rt_thread *t), void *ctx);
+
+/* Enter/leave the runtime on this thread: while entered, interceptors pass
+ * through and accesses are ignored (no recursion into ourselves). */
+GOLDI_INLINE struct goldi_rt_thread *goldi_rt_enter(void) {
+    struct goldi_rt_thread *t = goldi_cur;
+    if (t) {
+        t->in_rt++;
+        t->ignore++;
+    }
+    return t;
+}
+GOLDI_INLINE void goldi_rt_leave(struct goldi_rt_thread *t) {
+    if (t) {
+        t->in_rt--;
+        t->ignore--;
+    }
+}
+
+/* Emits an event from the current thread: fills thr and pc, then
+ * goldi_dispatch() inside goldi_rt_enter/leave. */
+void goldi_rt_emit(struct goldi_event *ev);
+
+/* Exit handling: prints the race count and applies exitcode= (called from an
+ * atexit handler and from _exit/exit interceptors). */
+void goldi_rt_finish(int *status);
+
+#endif

@@ -1,0 +1,107 @@
+/* Sparse three-level shadow tables (layout in shadow.h). */
+#include "shadow.h"
+#include "../base/alloc.h"
+#include "../platform/platform.h"
+
+#define L1_SIZE (1u << GOLDI_SHADOW_L1_BITS)
+#define L2_SIZE (1u << GOLDI_SHADOW_L2_BITS)
+#define LEAF_SIZE (1u << GOLDI_SHADOW_LEAF_BITS)
+
+typedef _Atomic(goldi_shadow_word_t *) leaf_ptr;
+typedef _Atomic(leaf_ptr *) l2_ptr;
+
+static l2_ptr *l1[GOLDI_SHADOW_MAX_PLANES];
+static _Atomic unsigned n_planes;
+static _Atomic size_t mapped;
+goldi_spinlock_t goldi_granule_locks[1u << GOLDI_GRANULE_LOCK_BITS];
+
+unsigned goldi_shadow_plane_new(void) {
+    unsigned p = atomic_fetch_add(&n_planes, 1);
+    if (p >= GOLDI_SHADOW_MAX_PLANES)
+        goldi_die("too many shadow planes");
+    l1[p] = goldi_os_mmap(sizeof(l2_ptr) * L1_SIZE, true);
+    if (!l1[p])
+        goldi_die("cannot map shadow table");
+    return p;
+}
+
+static void *map_zeroed(size_t n) {
+    void *p = goldi_os_mmap(n, true);
+    if (!p)
+        goldi_die("out of memory mapping shadow");
+    atomic_fetch_add_explicit(&mapped, n, memory_order_relaxed);
+    return p;
+}
+
+/* Installs a freshly mapped node unless another thread won the race. */
+static void *install(_Atomic(void *) *slot, size_t n) {
+    void *fresh = map_zeroed(n);
+    void *expected = NULL;
+    if (atomic_compare_exchange_strong(slot, &expected, fresh))
+        return fresh;
+    goldi_os_munmap(fresh, n);
+    atomic_fetch_sub_explicit(&mapped, n, memory_order_relaxed);
+    return expected;
+}
+
+GOLDI_INLINE uintptr_t i1(uintptr_t a) { return (a >> (GOLDI_SHADOW_LEAF_BITS + GOLDI_SHADOW_L2_BITS)) & (L1_SIZE - 1); }
+GOLDI_INLINE uintptr_t i2(uintptr_t a) { return (a >> GOLDI_SHADOW_LEAF_BITS) & (L2_SIZE - 1); }
+GOLDI_INLINE uintptr_t i3(uintptr_t a) { return a & (LEAF_SIZE - 1); }
+
+goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr) {
+    l2_ptr *e1 = &l1[plane][i1(addr)];
+    leaf_ptr *l2 = atomic_load_explicit(e1, memory_order_acquire);
+    if (GOLDI_UNLIKELY(!l2))
+        l2 = install((_Atomic(void *) *)e1, sizeof(leaf_ptr) * L2_SIZE);
+    leaf_ptr *e2 = &l2[i2(addr)];
+    goldi_shadow_word_t *leaf = atomic_load_explicit(e2, memory_order_acquire);
+    if (GOLDI_UNLIKELY(!leaf))
+        leaf = install((_Atomic(void *) *)e2, sizeof(goldi_shadow_word_t) * LEAF_SIZE);
+    return &leaf[i3(addr)];
+}
+
+goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, uintptr_t addr) {
+    leaf_ptr *l2 = atomic_load_explicit(&l1[plane][i1(addr)], memory_order_acquire);
+    if (!l2)
+        return NULL;
+    goldi_shadow_word_t *leaf = atomic_load_explicit(&l2[i2(addr)], memory_order_acquire);
+    return leaf ? &leaf[i3(addr)] : NULL;
+}
+
+void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
+                           void (*fn)(void *ctx, uintptr_t addr, goldi_shadow_word_t *w), void *ctx) {
+    uintptr_t end = addr + n;
+    if (end < addr)
+        end = UINTPTR_MAX;
+    while (addr < end) {
+        uintptr_t leaf_end = (addr | (LEAF_SIZE - 1)) + 1;
+        if (leaf_end > end || leaf_end == 0)
+            leaf_end = end;
+        goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
+        if (!w) {
+            addr = leaf_end;
+            continue;
+        }
+        while (addr < leaf_end) {
+            uintptr_t gend = (addr | (GOLDI_GRANULE - 1)) + 1;
+            if (gend > leaf_end)
+                gend = leaf_end;
+            goldi_spinlock_t *lk = NULL;
+            for (; addr < gend; addr++, w++) {
+                if (!atomic_load_explicit(w, memory_order_relaxed))
+                    continue;
+                if (!lk) {
+                    lk = goldi_granule_lock(addr);
+                    goldi_spin_lock(lk);
+                }
+                fn(ctx, addr, w);
+            }
+            if (lk)
+                goldi_spin_unlock(lk);
+        }
+    }
+}
+
+size_t goldi_shadow_bytes_mapped(void) {
+    return atomic_load_explicit(&mapped, memory_order_relaxed);
+}

@@ -1,0 +1,51 @@
+/* Shadow memory: for every application byte, one machine word per plane
+ * (each engine owns a plane and decides what its words mean; 0 = "no state").
+ * Plus the striped granule locks that make an engine's check+update of a byte
+ * atomic with respect to other accesses to that byte (ALGORITHMS.md T10).
+ *
+ *   app address (48 bits used):  | 47 .. 30 | 29 .. 16 | 15 .. 0 |
+ *                                   L1 index   L2 index   leaf slot
+ *   L1: static array per plane (2^18 pointers); L2 nodes and leaves are
+ *   mmap'ed on first touch (leaf = 64 Ki words = 512 KiB virtual, committed by
+ *   the OS page by page, so sparse use costs only the pages touched).
+ * Lookups are two dependent loads; installs use compare-and-swap, no locks. */
+#ifndef GOLDI_SHADOW_H
+#define GOLDI_SHADOW_H
+
+#include "../base/base.h"
+#include "../base/spinlock.h"
+
+#define GOLDI_SHADOW_MAX_PLANES 8
+#define GOLDI_GRANULE 8u
+#define GOLDI_SHADOW_LEAF_BITS 16
+#define GOLDI_SHADOW_L2_BITS 14
+#define GOLDI_SHADOW_L1_BITS 18
+
+typedef _Atomic(uintptr_t) goldi_shadow_word_t;
+
+/* Returns a fresh plane index (at most GOLDI_SHADOW_MAX_PLANES, else dies). */
+unsigned goldi_shadow_plane_new(void);
+
+/* Word for byte addr, creating the leaf if needed. Words of bytes in the same
+ * 64 KiB-aligned block are contiguous, so a granule's 8 words are word[0..7]. */
+goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr);
+/* Same without creating: NULL if nothing was ever stored near addr. */
+goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, uintptr_t addr);
+
+/* Calls fn(ctx, addr, word) for every non-zero word in [addr, addr+n), with
+ * the granule lock of addr held; skips absent leaves quickly. fn may clear it. */
+void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
+                           void (*fn)(void *ctx, uintptr_t addr, goldi_shadow_word_t *w), void *ctx);
+
+/* Bytes of shadow leaves and nodes mapped so far (all planes). */
+size_t goldi_shadow_bytes_mapped(void);
+
+/* Striped locks, one per 8-byte granule hash; hold at most one at a time. */
+#define GOLDI_GRANULE_LOCK_BITS 16
+extern goldi_spinlock_t goldi_granule_locks[1u << GOLDI_GRANULE_LOCK_BITS];
+GOLDI_INLINE goldi_spinlock_t *goldi_granule_lock(uintptr_t addr) {
+    uint64_t g = (uint64_t)(addr >> 3) * 0x9E3779B97F4A7C15ull;
+    return &goldi_granule_locks[g >> (64 - GOLDI_GRANULE_LOCK_BITS)];
+}
+
+#endif
