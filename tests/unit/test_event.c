@@ -1,0 +1,249 @@
+/* Unit tests of event/: hb lowering, dispatch (granule split, held locks,
+ * barrier generations), origins and the sync-object table. */
+#include <string.h>
+
+#include "harness.h"
+#include "event/event.h"
+#include "event/sync.h"
+
+/* A recording sink. */
+#define MAX_REC 64
+static struct { uintptr_t addr; unsigned size; } pieces[MAX_REC];
+static int n_pieces, n_events;
+static void rec_access(void *self, const struct goldi_event *ev, uintptr_t a, unsigned n) {
+    if (n_pieces < MAX_REC) {
+        pieces[n_pieces].addr = a;
+        pieces[n_pieces].size = n;
+    }
+    n_pieces++;
+}
+static void rec_event(void *self, const struct goldi_event *ev) { n_events++; }
+static struct goldi_sink sink = { .name = "rec", .on_access = rec_access, .on_event = rec_event };
+
+static struct goldi_thr t0 = { .tid = 0 }, t1 = { .tid = 1 };
+static char mem[256] __attribute__((aligned(64)));
+
+static struct goldi_event ev_of(enum goldi_event_kind k, struct goldi_thr *thr) {
+    struct goldi_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = (uint8_t)k;
+    ev.thr = thr;
+    ev.pc = 0x1000;
+    return ev;
+}
+
+CASE(hb_lowering_of_every_kind) {
+    struct goldi_hb_step s[GOLDI_HB_MAX_STEPS];
+    struct goldi_sync *m = goldi_sync_get((uintptr_t)&mem[0], GOLDI_SYNC_MUTEX);
+    struct goldi_sync *rw = goldi_sync_get((uintptr_t)&mem[8], GOLDI_SYNC_RWLOCK);
+    struct goldi_sync *a = goldi_sync_get((uintptr_t)&mem[16], GOLDI_SYNC_ATOMIC);
+    struct goldi_event ev = ev_of(GOLDI_EV_LOCK_ACQ, &t0);
+    ev.obj = m;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 1);
+    EXPECT(s[0].op == GOLDI_HB_ACQ && s[0].tok == &m->tok[0]);
+    ev.obj = rw;
+    ev.mode = GOLDI_LOCK_EXCL;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 2);
+    EXPECT(s[0].tok == &rw->tok[0] && s[1].tok == &rw->tok[1]);
+    ev.mode = GOLDI_LOCK_SHARED;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 1);
+    EXPECT(s[0].tok == &rw->tok[0]);
+    ev.kind = GOLDI_EV_LOCK_REL;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 1);
+    EXPECT(s[0].op == GOLDI_HB_REL_JOIN && s[0].tok == &rw->tok[1]);
+    ev.mode = GOLDI_LOCK_EXCL;
+    goldi_event_hb_steps(&ev, s);
+    EXPECT(s[0].op == GOLDI_HB_REL_STORE && s[0].tok == &rw->tok[0]);
+    /* Atomics: strength follows the memory order; RMW reads then writes. */
+    ev = ev_of(GOLDI_EV_ATOMIC_RMW, &t0);
+    ev.obj = a;
+    ev.mo = GOLDI_MO_ACQ_REL;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 2);
+    EXPECT(s[0].op == GOLDI_HB_ATOMIC_LOAD && s[0].strong);
+    EXPECT(s[1].op == GOLDI_HB_ATOMIC_RMW && s[1].strong);
+    ev.mo = GOLDI_MO_RELAXED;
+    goldi_event_hb_steps(&ev, s);
+    EXPECT(!s[0].strong && !s[1].strong);
+    ev.kind = GOLDI_EV_ATOMIC_STORE;
+    ev.mo = GOLDI_MO_RELEASE;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 1);
+    EXPECT(s[0].op == GOLDI_HB_ATOMIC_STORE && s[0].strong);
+    ev.kind = GOLDI_EV_ATOMIC_LOAD;
+    ev.mo = GOLDI_MO_CONSUME; /* consume = acquire */
+    goldi_event_hb_steps(&ev, s);
+    EXPECT(s[0].strong);
+    ev.kind = GOLDI_EV_ATOMIC_CASFAIL;
+    ev.mo = GOLDI_MO_RELAXED;
+    goldi_event_hb_steps(&ev, s);
+    EXPECT(s[0].op == GOLDI_HB_ATOMIC_LOAD && !s[0].strong);
+    /* Fences: acquire part before release part. */
+    ev = ev_of(GOLDI_EV_FENCE, &t0);
+    ev.mo = GOLDI_MO_SEQ_CST;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 2);
+    EXPECT(s[0].op == GOLDI_HB_FENCE_ACQ && s[1].op == GOLDI_HB_FENCE_REL);
+    ev.mo = GOLDI_MO_RELEASE;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 1);
+    ev.mo = GOLDI_MO_RELAXED;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 0);
+    /* Condition variables order through the mutex only. */
+    struct goldi_sync *cv = goldi_sync_get((uintptr_t)&mem[24], GOLDI_SYNC_COND);
+    ev = ev_of(GOLDI_EV_SIGNAL, &t0);
+    ev.obj = cv;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 0);
+    ev.kind = GOLDI_EV_WAIT_ENTER;
+    ev.obj2 = m;
+    goldi_event_hb_steps(&ev, s);
+    EXPECT(s[0].op == GOLDI_HB_REL_STORE && s[0].tok == &m->tok[0]);
+    ev.kind = GOLDI_EV_WAIT_EXIT;
+    goldi_event_hb_steps(&ev, s);
+    EXPECT(s[0].op == GOLDI_HB_ACQ && s[0].tok == &m->tok[0]);
+    /* Fork/join carry the other thread. */
+    ev = ev_of(GOLDI_EV_FORK, &t0);
+    ev.other = &t1;
+    goldi_event_hb_steps(&ev, s);
+    EXPECT(s[0].op == GOLDI_HB_FORK && s[0].other == &t1);
+    /* Accesses have no steps. */
+    ev = ev_of(GOLDI_EV_WRITE, &t0);
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 0);
+}
+
+CASE(dispatch_splits_accesses_into_granules) {
+    n_pieces = n_events = 0;
+    struct goldi_event ev = ev_of(GOLDI_EV_WRITE, &t0);
+    ev.addr = (uintptr_t)&mem[6];
+    ev.size = 12; /* bytes 6..17: pieces [6,8) [8,16) [16,18) */
+    goldi_dispatch(&ev);
+    EXPECT_EQ(n_pieces, 3);
+    EXPECT(pieces[0].addr == (uintptr_t)&mem[6] && pieces[0].size == 2);
+    EXPECT(pieces[1].addr == (uintptr_t)&mem[8] && pieces[1].size == 8);
+    EXPECT(pieces[2].addr == (uintptr_t)&mem[16] && pieces[2].size == 2);
+    EXPECT_EQ(n_events, 1);
+    /* Non-access events produce no pieces. */
+    ev = ev_of(GOLDI_EV_FENCE, &t0);
+    goldi_dispatch(&ev);
+    EXPECT_EQ(n_pieces, 3);
+    EXPECT_EQ(n_events, 2);
+}
+
+CASE(dispatch_tracks_held_locks) {
+    struct goldi_sync *m = goldi_sync_get((uintptr_t)&mem[32], GOLDI_SYNC_MUTEX);
+    struct goldi_sync *rw = goldi_sync_get((uintptr_t)&mem[40], GOLDI_SYNC_RWLOCK);
+    struct goldi_sync *cv = goldi_sync_get((uintptr_t)&mem[48], GOLDI_SYNC_COND);
+    struct goldi_event ev = ev_of(GOLDI_EV_LOCK_ACQ, &t1);
+    ev.obj = m;
+    goldi_dispatch(&ev);
+    ev.obj = rw;
+    ev.mode = GOLDI_LOCK_SHARED;
+    goldi_dispatch(&ev);
+    EXPECT_EQ(t1.n_held, 2);
+    EXPECT(t1.held[1].obj == rw && t1.held[1].mode == GOLDI_LOCK_SHARED);
+    struct goldi_event w = ev_of(GOLDI_EV_WAIT_ENTER, &t1);
+    w.obj = cv;
+    w.obj2 = m;
+    goldi_dispatch(&w);
+    EXPECT_EQ(t1.n_held, 1);
+    w.kind = GOLDI_EV_WAIT_EXIT;
+    goldi_dispatch(&w);
+    EXPECT_EQ(t1.n_held, 2);
+    ev.kind = GOLDI_EV_LOCK_REL;
+    goldi_dispatch(&ev);
+    ev.obj = m;
+    ev.mode = GOLDI_LOCK_EXCL;
+    goldi_dispatch(&ev);
+    EXPECT_EQ(t1.n_held, 0);
+}
+
+CASE(barrier_generations_get_fresh_tokens) {
+    struct goldi_sync *b = goldi_sync_get((uintptr_t)&mem[56], GOLDI_SYNC_BARRIER);
+    struct goldi_event ev = ev_of(GOLDI_EV_BAR_ARRIVE, &t0);
+    ev.obj = b;
+    ev.gen = 0;
+    goldi_dispatch(&ev);
+    uint64_t g0 = b->tok[0].id;
+    ev.thr = &t1;
+    goldi_dispatch(&ev); /* same generation: same token */
+    EXPECT(b->tok[0].id == g0);
+    ev.gen = 1;
+    goldi_dispatch(&ev);
+    uint64_t g1 = b->tok[1].id;
+    ev.gen = 2; /* generation 2 reuses slot 0 with a new token */
+    goldi_dispatch(&ev);
+    EXPECT(b->tok[0].id != g0);
+    EXPECT(b->tok[1].id == g1);
+}
+
+CASE(origins_intern_and_cache) {
+    struct goldi_thr t = { .tid = 3 };
+    t.stack[0] = 0x500;
+    t.stack[1] = 0x600;
+    t.depth = 2;
+    struct goldi_event ev = ev_of(GOLDI_EV_WRITE, &t);
+    ev.size = 4;
+    ev.pc = 0x700;
+    goldi_origin_t o1 = goldi_event_origin(&ev);
+    EXPECT(o1 != 0);
+    EXPECT_EQ(goldi_event_origin(&ev), o1);
+    struct goldi_origin_info in;
+    EXPECT(goldi_origin_lookup(o1, &in));
+    EXPECT_EQ(in.tid, 3);
+    EXPECT_EQ(in.size, 4);
+    EXPECT(in.flags == GOLDI_ORIGIN_WRITE);
+    EXPECT_EQ(in.n_frames, 3);
+    EXPECT(in.frames[0] == 0x700 && in.frames[1] == 0x600 && in.frames[2] == 0x500);
+    /* A different stack, kind or lock set is a different origin. */
+    t.depth = 1;
+    t.stack_version++;
+    goldi_origin_t o2 = goldi_event_origin(&ev);
+    EXPECT(o2 != o1);
+    ev.kind = GOLDI_EV_READ;
+    goldi_origin_t o3 = goldi_event_origin(&ev);
+    EXPECT(o3 != o2);
+    struct goldi_sync *m = goldi_sync_get((uintptr_t)&mem[64], GOLDI_SYNC_MUTEX);
+    t.held[0].obj = m;
+    t.n_held = 1;
+    t.held_version++;
+    goldi_origin_t o4 = goldi_event_origin(&ev);
+    EXPECT(o4 != o3);
+    EXPECT(goldi_origin_lookup(o4, &in));
+    EXPECT(in.n_held == 1 && in.held_addr[0] == (uintptr_t)&mem[64]);
+    /* Interning the same parts again yields the same id. */
+    EXPECT_EQ(goldi_origin_intern(&in), o4);
+    EXPECT(!goldi_origin_lookup(0, &in));
+    EXPECT(!goldi_origin_lookup(0x7fffffff, &in));
+}
+
+CASE(sync_table_get_find_reset_forget) {
+    static char objs[128];
+    uintptr_t a = (uintptr_t)&objs[0];
+    EXPECT(goldi_sync_find(a) == NULL);
+    struct goldi_sync *o = goldi_sync_get(a, GOLDI_SYNC_MUTEX);
+    EXPECT(o && o->addr == a && o->kind == GOLDI_SYNC_MUTEX);
+    EXPECT(goldi_sync_get(a, GOLDI_SYNC_MUTEX) == o);
+    EXPECT(goldi_sync_find(a) == o);
+    EXPECT(goldi_sync_find(a + 1) == NULL);
+    uint64_t id = o->tok[0].id;
+    EXPECT(id != 0 && o->tok[1].id != id);
+    goldi_sync_reset(a);
+    EXPECT(o->tok[0].id != id);
+    size_t live = goldi_sync_count();
+    goldi_sync_get(a + 64, GOLDI_SYNC_ATOMIC);
+    EXPECT_EQ(goldi_sync_count(), live + 1);
+    goldi_sync_forget_range(a, 128);
+    EXPECT(goldi_sync_find(a) == NULL);
+    EXPECT(goldi_sync_find(a + 64) == NULL);
+    EXPECT_EQ(goldi_sync_count(), live - 1);
+    /* A new object at a forgotten address starts a new life. */
+    struct goldi_sync *n = goldi_sync_get(a, GOLDI_SYNC_SEM);
+    EXPECT(n->tok[0].id != id && n->kind == GOLDI_SYNC_SEM);
+}
+
+int main(void) {
+    goldi_dispatch_attach(&sink);
+    RUN(hb_lowering_of_every_kind);
+    RUN(dispatch_splits_accesses_into_granules);
+    RUN(dispatch_tracks_held_locks);
+    RUN(barrier_generations_get_fresh_tokens);
+    RUN(origins_intern_and_cache);
+    RUN(sync_table_get_find_reset_forget);
+    return harness_summary();
+}
