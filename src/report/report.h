@@ -13,12 +13,16 @@ struct goldi_report_hooks {
     /* Writes "Location is ..." for addr if it is a heap block, a thread's stack
      * or TLS (globals are found by report/ itself through symbols). Returns the
      * bytes written (0 = unknown). *alloc_origin receives the allocation origin
-     * of a heap block (0 otherwise), printed as its stack. */
+     * of a heap block (0 otherwise), printed as its stack. Write the bare
+     * sentence ("Location is heap block of size 64 at 0x... allocated by
+     * thread T1:"): report/ adds the indentation and the newline. */
     size_t (*describe_location)(uintptr_t addr, char *buf, size_t n, goldi_origin_t *alloc_origin);
     /* Facts about thread tid for the "Thread Tn (...) created by ..." lines. */
     bool (*thread_info)(goldi_tid_t tid, int *os_tid, bool *running, goldi_tid_t *parent,
                         goldi_origin_t *create_origin);
-    /* Called after the report that hits halt_on_error; must not return. */
+    /* Called after the report that hits halt_on_error, outside report/'s lock;
+     * must not return (if NULL or it returns, report/ calls
+     * goldi_report_finish() and exits with exitcode itself). */
     void (*halt)(int exitcode);
 };
 
@@ -32,17 +36,21 @@ struct goldi_report_config {
     struct goldi_report_hooks hooks;
 };
 
+/* Copies cfg and starts from scratch (dedup set, counts, halt state). */
 void goldi_report_init(const struct goldi_report_config *cfg);
 /* The engine callback (goldi_engine_env.report); ctx is unused. Thread-safe. */
 void goldi_report_race(void *ctx, const struct goldi_race *r);
-/* Races reported so far (distinct pairs of source locations). */
+/* Races reported so far (distinct pairs of source locations), including
+ * those report_limit kept from being printed. */
 uint64_t goldi_report_count(void);
+/* Race records dropped as duplicates of an earlier report (stats). */
+uint64_t goldi_report_duplicates(void);
 /* Prints "Goldilocks: reported N data race(s)" if N > 0. */
 void goldi_report_finish(void);
 
 /* Symbolized frame. Strings point into report/'s own storage (valid for ever). */
 struct goldi_frame {
-    uintptr_t pc;
+    uintptr_t pc;           /* the address looked up (pc-1 for a return address) */
     const char *function;   /* NULL if unknown */
     const char *file;       /* NULL if unknown */
     int line;               /* 0 if unknown */
