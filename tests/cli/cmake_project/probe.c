@@ -1,0 +1,2 @@
+#include <stdio.h>
+int main(void) { puts("probe ok"); return 0; }
