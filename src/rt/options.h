@@ -21,6 +21,12 @@ extern struct goldi_options goldi_opts;
  * writes a one-line message into err and returns false. Strings in out point
  * into a private copy (valid for ever). */
 bool goldi_options_parse(const char *str, struct goldi_options *out, char *err, size_t errlen);
+/* Additions (rt helper): the table defaults, and parsing over whatever out
+ * already holds, so sources can be layered (defaults < goldi_default_options()
+ * < GOLDI_OPTIONS). The error text names the problem only ("unknown option
+ * 'foo'"); the caller adds where the string came from. */
+void goldi_options_defaults(struct goldi_options *out);
+bool goldi_options_apply(const char *str, struct goldi_options *out, char *err, size_t errlen);
 /* Writes the option table (name, type, default, help) to fd. */
 void goldi_options_print_help(int fd);
 

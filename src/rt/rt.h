@@ -24,6 +24,8 @@ struct goldi_rt_thread {
     uintptr_t stack_lo, stack_hi;   /* the thread's stack, for location reports */
     uintptr_t tls_lo, tls_hi;       /* static TLS block, for location reports */
     struct goldi_rt_thread *next;   /* registry list (thread.c) */
+    int os_tid;                     /* kernel tid (reports); set by goldi_rt_thread_start */
+    uint32_t ignore_user;           /* part of ignore owned by __tsan_ignore_thread_begin/end */
 };
 
 /* The calling thread's state; NULL before the runtime initialised it. */
@@ -67,6 +69,10 @@ GOLDI_INLINE void goldi_rt_leave(struct goldi_rt_thread *t) {
 /* Emits an event from the current thread: fills thr and pc, then
  * goldi_dispatch() inside goldi_rt_enter/leave. */
 void goldi_rt_emit(struct goldi_event *ev);
+/* Plain read or write of [addr, addr+size) by the current thread (memcpy,
+ * memset, str* interceptors): one range event, dropped when the thread is
+ * ignored or in the runtime. pc: the interceptor's caller. */
+void goldi_rt_access_range(uintptr_t addr, size_t size, bool write, uintptr_t pc);
 
 /* Exit handling: prints the race count and applies exitcode= (called from an
  * atexit handler and from _exit/exit interceptors). */

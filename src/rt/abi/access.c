@@ -1,0 +1,159 @@
+/* __tsan_* entry points for plain accesses, function entry/exit, vptrs,
+ * ranges and memory intrinsics. Fast path: load the thread state, test the
+ * ignore count, else one event to the dispatcher inside goldi_rt_enter/leave
+ * (a race report symbolizes with libdw, which mallocs: the interceptors must
+ * see in_rt). Unaligned, volatile and compound read-write variants are plain
+ * accesses of the same size (volatile is not atomic in C, ALGORITHMS.md 1.2). */
+#include <goldi/tsan_abi.h>
+#include "../rt.h"
+#include "../../base/fmt.h"
+
+#define RET_PC() ((uintptr_t)__builtin_return_address(0))
+
+static GOLDI_NOINLINE void access_slow(struct goldi_rt_thread *t, uintptr_t addr, uint32_t size,
+                                       uint8_t kind, uint8_t flags, uintptr_t pc) {
+    struct goldi_event ev = {
+        .kind = kind,
+        .flags = flags,
+        .size = size,
+        .addr = addr,
+        .pc = pc,
+        .thr = &t->thr,
+    };
+    t->in_rt++;
+    t->ignore++;
+    goldi_dispatch(&ev);
+    t->in_rt--;
+    t->ignore--;
+}
+
+GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uintptr_t pc) {
+    struct goldi_rt_thread *t = goldi_cur;
+    if (!t || t->ignore)
+        return;
+    access_slow(t, addr, size, kind, 0, pc);
+}
+
+#define R GOLDI_EV_READ
+#define W GOLDI_EV_WRITE
+
+/* A compound read-modify-write (x += 1, Clang -tsan-compound-read-before-write)
+ * is reported as the write: a write conflicts with everything its read does. */
+#define GOLDI_ACCESS_DEFS(n)                                                                       \
+    GOLDI_EXPORT void __tsan_read##n(void *a) { plain_access((uintptr_t)a, n, R, RET_PC()); }            \
+    GOLDI_EXPORT void __tsan_write##n(void *a) { plain_access((uintptr_t)a, n, W, RET_PC()); }           \
+    GOLDI_EXPORT void __tsan_read##n##_pc(void *a, void *pc) { plain_access((uintptr_t)a, n, R, (uintptr_t)pc); } \
+    GOLDI_EXPORT void __tsan_write##n##_pc(void *a, void *pc) { plain_access((uintptr_t)a, n, W, (uintptr_t)pc); } \
+    GOLDI_EXPORT void __tsan_unaligned_read##n(const void *a) { plain_access((uintptr_t)a, n, R, RET_PC()); } \
+    GOLDI_EXPORT void __tsan_unaligned_write##n(void *a) { plain_access((uintptr_t)a, n, W, RET_PC()); } \
+    GOLDI_EXPORT void __tsan_volatile_read##n(void *a) { plain_access((uintptr_t)a, n, R, RET_PC()); }   \
+    GOLDI_EXPORT void __tsan_volatile_write##n(void *a) { plain_access((uintptr_t)a, n, W, RET_PC()); }  \
+    GOLDI_EXPORT void __tsan_unaligned_volatile_read##n(void *a) { plain_access((uintptr_t)a, n, R, RET_PC()); } \
+    GOLDI_EXPORT void __tsan_unaligned_volatile_write##n(void *a) { plain_access((uintptr_t)a, n, W, RET_PC()); } \
+    GOLDI_EXPORT void __tsan_read_write##n(void *a) { plain_access((uintptr_t)a, n, W, RET_PC()); }      \
+    GOLDI_EXPORT void __tsan_unaligned_read_write##n(void *a) { plain_access((uintptr_t)a, n, W, RET_PC()); }
+
+GOLDI_ACCESS_DEFS(1)
+GOLDI_ACCESS_DEFS(2)
+GOLDI_ACCESS_DEFS(4)
+GOLDI_ACCESS_DEFS(8)
+GOLDI_ACCESS_DEFS(16)
+
+/* One event for the whole range; the dispatcher splits it into granules. */
+static void range(void *addr, unsigned long size, bool write, uintptr_t pc) {
+    struct goldi_rt_thread *t = goldi_cur;
+    if (!t || t->ignore || !size)
+        return;
+    goldi_rt_access_range((uintptr_t)addr, size, write, pc);
+}
+
+GOLDI_EXPORT void __tsan_read_range(void *a, unsigned long n) { range(a, n, false, RET_PC()); }
+GOLDI_EXPORT void __tsan_write_range(void *a, unsigned long n) { range(a, n, true, RET_PC()); }
+GOLDI_EXPORT void __tsan_read_range_pc(void *a, unsigned long n, void *pc) {
+    range(a, n, false, (uintptr_t)pc);
+}
+GOLDI_EXPORT void __tsan_write_range_pc(void *a, unsigned long n, void *pc) {
+    range(a, n, true, (uintptr_t)pc);
+}
+
+/* Constructors and destructors store the vptr repeatedly; a store of the
+ * value already there changes nothing and is not an access (as in TSan), so
+ * a destructor racing with a virtual call on a live object is still caught
+ * while same-value rewrites are not reported. */
+GOLDI_EXPORT void __tsan_vptr_update(void **vptr_p, void *new_val) {
+    if (*vptr_p == new_val)
+        return;
+    plain_access((uintptr_t)vptr_p, sizeof(void *), W, RET_PC());
+}
+GOLDI_EXPORT void __tsan_vptr_read(void **vptr_p) {
+    plain_access((uintptr_t)vptr_p, sizeof(void *), R, RET_PC());
+}
+
+/* Shadow call stack. It is kept even while the thread is ignored so pushes
+ * and pops stay balanced; frames beyond GOLDI_MAX_STACK are counted, not
+ * stored. A pop at depth 0 (longjmp out of tracked frames, or frames entered
+ * before the runtime existed) is dropped. */
+GOLDI_EXPORT void __tsan_func_entry(void *call_pc) {
+    struct goldi_rt_thread *t = goldi_cur;
+    if (!t)
+        return;
+    uint32_t d = t->thr.depth++;
+    if (d < GOLDI_MAX_STACK)
+        t->thr.stack[d] = (uintptr_t)call_pc;
+    t->thr.stack_version++;
+}
+
+GOLDI_EXPORT void __tsan_func_exit(void) {
+    struct goldi_rt_thread *t = goldi_cur;
+    if (!t || !t->thr.depth)
+        return;
+    t->thr.depth--;
+    t->thr.stack_version++;
+}
+
+GOLDI_EXPORT void __tsan_ignore_thread_begin(void) {
+    struct goldi_rt_thread *t = goldi_rt_thread_self();
+    if (!t)
+        return;
+    t->ignore_user++;
+    t->ignore++;
+}
+
+GOLDI_EXPORT void __tsan_ignore_thread_end(void) {
+    struct goldi_rt_thread *t = goldi_cur;
+    if (!t || !t->ignore_user)
+        return;
+    t->ignore_user--;
+    t->ignore--;
+}
+
+GOLDI_EXPORT void __tsan_init(void) { goldi_rt_init(); }
+
+/* Nothing is buffered per thread that could be flushed. */
+GOLDI_EXPORT void __tsan_flush_memory(void) {}
+
+/* Memory intrinsics emitted by newer Clang in place of memcpy/memset/memmove.
+ * The copy is done by the runtime's own routines: calling libc's would go
+ * through our interceptors and record the range twice. */
+GOLDI_EXPORT void *__tsan_memcpy(void *dst, const void *src, unsigned long n) {
+    range((void *)src, n, false, RET_PC());
+    range(dst, n, true, RET_PC());
+    return goldi_memcpy(dst, src, n);
+}
+
+GOLDI_EXPORT void *__tsan_memset(void *dst, int c, unsigned long n) {
+    range(dst, n, true, RET_PC());
+    return goldi_memset(dst, c, n);
+}
+
+GOLDI_EXPORT void *__tsan_memmove(void *dst, const void *src, unsigned long n) {
+    range((void *)src, n, false, RET_PC());
+    range(dst, n, true, RET_PC());
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (d <= s || d >= s + n)
+        return goldi_memcpy(dst, src, n);   /* forward copy is safe */
+    while (n--)
+        d[n] = s[n];
+    return dst;
+}
