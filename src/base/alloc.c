@@ -2,6 +2,7 @@
  * arenas, one spinlock per class; big blocks map their own pages. A 16-byte
  * header in front of every block records its class (or mapping size). */
 #include "alloc.h"
+#include "atfork.h"
 #include "fmt.h"
 #include "spinlock.h"
 #include "../platform/platform.h"
@@ -118,4 +119,18 @@ void *goldi_realloc(void *p, size_t n) {
 
 size_t goldi_alloc_bytes_in_use(void) {
     return atomic_load_explicit(&in_use, memory_order_relaxed);
+}
+
+static void alloc_lock(void) {
+    for (unsigned c = 0; c < N_CLASSES; c++)
+        goldi_spin_lock(&classes[c].lock);
+}
+
+static void alloc_unlock(void) {
+    for (unsigned c = N_CLASSES; c-- > 0;)
+        goldi_spin_unlock(&classes[c].lock);
+}
+
+__attribute__((constructor(102))) static void alloc_atfork_init(void) {
+    goldi_atfork_register(GOLDI_ATFORK_ALLOC, alloc_lock, alloc_unlock, alloc_unlock);
 }

@@ -4,6 +4,7 @@
  * threads). Hash buckets have their own spinlocks; lookup by id is lock-free
  * through a two-level id table. */
 #include "event.h"
+#include "../base/atfork.h"
 #include "../base/alloc.h"
 #include "../base/spinlock.h"
 
@@ -185,4 +186,20 @@ goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
     thr->oc_held_version = thr->held_version;
     thr->oc_origin = id;
     return id;
+}
+
+static void origin_lock(void) {
+    for (unsigned b = 0; b < (1u << BUCKET_BITS); b++)
+        goldi_spin_lock(&buckets[b].lock);
+    goldi_spin_lock(&id_lock);
+}
+
+static void origin_unlock(void) {
+    goldi_spin_unlock(&id_lock);
+    for (unsigned b = 0; b < (1u << BUCKET_BITS); b++)
+        goldi_spin_unlock(&buckets[b].lock);
+}
+
+__attribute__((constructor(102))) static void origin_atfork_init(void) {
+    goldi_atfork_register(GOLDI_ATFORK_ORIGIN, origin_lock, origin_unlock, origin_unlock);
 }

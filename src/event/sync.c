@@ -4,6 +4,7 @@
  * Objects are recycled through a free list and never unmapped, so a pointer
  * held by a racing (buggy) program stays dereferenceable. */
 #include "sync.h"
+#include "../base/atfork.h"
 #include "../base/alloc.h"
 #include "../shadow/shadow.h"
 
@@ -122,4 +123,18 @@ void goldi_sync_forget_range(uintptr_t addr, size_t n) {
 
 size_t goldi_sync_count(void) {
     return atomic_load_explicit(&n_live, memory_order_relaxed);
+}
+
+static void sync_lock(void) {
+    goldi_spin_lock(&plane_lock);
+    goldi_spin_lock(&free_lock);
+}
+
+static void sync_unlock(void) {
+    goldi_spin_unlock(&free_lock);
+    goldi_spin_unlock(&plane_lock);
+}
+
+__attribute__((constructor(102))) static void sync_atfork_init(void) {
+    goldi_atfork_register(GOLDI_ATFORK_SYNC, sync_lock, sync_unlock, sync_unlock);
 }

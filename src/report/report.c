@@ -3,6 +3,7 @@
  * stdio. A report is assembled in one buffer and written with a single
  * write(2) under report_lock, so concurrent reports never interleave. */
 #include "report.h"
+#include "../base/atfork.h"
 #include "symbolize.h"
 #include "../base/alloc.h"
 #include "../base/fmt.h"
@@ -408,4 +409,12 @@ void goldi_report_finish(void) {
         write_all(cfg.fd, line, (size_t)len);
     }
     goldi_spin_unlock(&report_lock);
+}
+
+static void report_fork_lock(void) { goldi_spin_lock(&report_lock); }
+static void report_fork_unlock(void) { goldi_spin_unlock(&report_lock); }
+
+__attribute__((constructor(102))) static void report_atfork_init(void) {
+    goldi_atfork_register(GOLDI_ATFORK_REPORT, report_fork_lock, report_fork_unlock,
+                          report_fork_unlock);
 }

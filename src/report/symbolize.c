@@ -7,6 +7,7 @@
  * interceptor passes those calls through). */
 #define _GNU_SOURCE   /* dl_iterate_phdr */
 #include "report.h"
+#include "../base/atfork.h"
 #include "symbolize.h"
 #include "dwfl_abi.h"
 #include "../base/alloc.h"
@@ -381,4 +382,12 @@ bool goldi_symbolize_have_libdw(void) {
     bool ok = use_debuginfo && dw_ready_locked();
     goldi_spin_unlock(&sym_lock);
     return ok;
+}
+
+static void sym_fork_lock(void) { goldi_spin_lock(&sym_lock); }
+static void sym_fork_unlock(void) { goldi_spin_unlock(&sym_lock); }
+
+/* Reports symbolize while holding the report lock: one level above it. */
+__attribute__((constructor(102))) static void sym_atfork_init(void) {
+    goldi_atfork_register(GOLDI_ATFORK_REPORT + 1, sym_fork_lock, sym_fork_unlock, sym_fork_unlock);
 }

@@ -307,5 +307,5 @@ static void fork_child(void) {
 }
 
 void goldi_rt_threads_init(void) {
-    goldi_atfork_register(fork_prepare, fork_parent, fork_child);
+    goldi_atfork_register(GOLDI_ATFORK_THREADS, fork_prepare, fork_parent, fork_child);
 }

@@ -1,5 +1,6 @@
 /* Sparse three-level shadow tables (layout in shadow.h). */
 #include "shadow.h"
+#include "../base/atfork.h"
 #include "../base/alloc.h"
 #include "../platform/platform.h"
 
@@ -104,4 +105,11 @@ void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
 
 size_t goldi_shadow_bytes_mapped(void) {
     return atomic_load_explicit(&mapped, memory_order_relaxed);
+}
+
+static void granules_lock(void) { goldi_spin_lock_all(goldi_granule_locks, 1u << GOLDI_GRANULE_LOCK_BITS); }
+static void granules_unlock(void) { goldi_spin_unlock_all(goldi_granule_locks, 1u << GOLDI_GRANULE_LOCK_BITS); }
+
+__attribute__((constructor(102))) static void shadow_atfork_init(void) {
+    goldi_atfork_register(GOLDI_ATFORK_GRANULE, granules_lock, granules_unlock, granules_unlock);
 }

@@ -24,6 +24,7 @@
  * the dispatcher holds no lock around on_event, so each token clock is guarded
  * by one of our striped spinlocks (innermost lock: nothing is taken inside). */
 #include "../engine.h"
+#include "../../base/atfork.h"
 #include "../common/vc.h"
 #include "../../base/alloc.h"
 #include "../../base/fmt.h"
@@ -447,3 +448,10 @@ const struct goldi_engine_ops goldi_engine_vc = {
     .create = vcd_create,
     .stats = vcd_stats,
 };
+
+static void vcd_fork_lock(void) { goldi_spin_lock_all(vcd_tok_locks, VCD_TOK_LOCKS); }
+static void vcd_fork_unlock(void) { goldi_spin_unlock_all(vcd_tok_locks, VCD_TOK_LOCKS); }
+
+__attribute__((constructor(102))) static void vcd_atfork_init(void) {
+    goldi_atfork_register(GOLDI_ATFORK_ENGINE, vcd_fork_lock, vcd_fork_unlock, vcd_fork_unlock);
+}
