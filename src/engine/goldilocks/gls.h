@@ -1,0 +1,160 @@
+/* Internal interface of the Goldilocks engine (ALGORITHMS.md 2.3): token
+ * encoding, the token->mask map used by walks (gls_set.c), and the global
+ * update list with its per-chunk entry registry (gls_list.c).
+ * Engine-private: nothing here is seen outside src/engine/goldilocks/. */
+#ifndef GOLDI_GLS_H
+#define GOLDI_GLS_H
+
+#include "../engine.h"
+#include "../../base/spinlock.h"
+
+/* --- tokens ------------------------------------------------------------------
+ * A token is one uint64:
+ *
+ *   | 63 62 | 61 .. 0                       |
+ *    kind    value
+ *    00      sync token id (goldi_token.id, unique for ever, never 0)
+ *    01      thread tid          (thread token t)
+ *    10      tid                 (Frel(t): "ordered before t's last release fence")
+ *    11      tid                 (Facq(t): "ordered before t's next acquire fence")
+ *
+ * 0 is never a token (sync ids start at 1, the other kinds have a kind bit),
+ * so 0 marks empty map slots and unwritten cells. */
+#define GLS_TOK_KIND_SHIFT 62
+#define GLS_TOK_VALUE_MASK ((UINT64_C(1) << GLS_TOK_KIND_SHIFT) - 1)
+enum gls_tok_kind { GLS_TK_SYNC = 0, GLS_TK_THREAD = 1, GLS_TK_FREL = 2, GLS_TK_FACQ = 3 };
+GOLDI_INLINE uint64_t gls_tok(enum gls_tok_kind k, uint64_t v) {
+    return ((uint64_t)k << GLS_TOK_KIND_SHIFT) | (v & GLS_TOK_VALUE_MASK);
+}
+GOLDI_INLINE enum gls_tok_kind gls_tok_kind(uint64_t tok) {
+    return (enum gls_tok_kind)(tok >> GLS_TOK_KIND_SHIFT);
+}
+GOLDI_INLINE uint64_t gls_tok_value(uint64_t tok) { return tok & GLS_TOK_VALUE_MASK; }
+/* Writes "T3", "Frel(T3)", "Facq(T3)" or "sync#12"; returns the length. */
+int gls_tok_format(char *buf, size_t n, uint64_t tok);
+
+/* --- token -> mask map ---------------------------------------------------------
+ * One walk evaluates up to 64 Goldilocksets at once: bit i of map[tok] says
+ * "tok is in set i". Every token rule then becomes one mask operation for all
+ * sets: "a in LS => add b" is map[b] |= map[a]; the atomic store rule
+ * "a in LS ? add b : remove b" is map[b] = map[a]. Open addressing, linear
+ * probing, never shrinks; a cleared map keeps its capacity. Keys are never
+ * deleted (a removed token just has mask 0). */
+struct gls_kv {
+    uint64_t key;       /* token, 0 = empty slot */
+    uint64_t mask;      /* sets containing key */
+};
+struct gls_map {
+    struct gls_kv *kv;  /* cap slots */
+    uint32_t cap;       /* power of two */
+    uint32_t n;         /* keys in use */
+    uint32_t *used;     /* indices of used slots (cap / 2 of them), for a cheap clear */
+};
+void gls_map_init(struct gls_map *m);
+void gls_map_destroy(struct gls_map *m);
+void gls_map_clear(struct gls_map *m);
+/* Mask of key (0 if absent). */
+uint64_t gls_map_get(const struct gls_map *m, uint64_t key);
+/* Slot of key's mask, inserted with mask 0 if absent. Invalidated by the next insert. */
+uint64_t *gls_map_slot(struct gls_map *m, uint64_t key);
+
+/* A materialised Goldilockset: sorted distinct tokens (update-list GC). */
+struct gls_mat {
+    uint32_t n;
+    uint64_t tok[];
+};
+struct gls_mat *gls_mat_new(const uint64_t *tok, uint32_t n);   /* sorts a copy */
+void gls_mat_free(struct gls_mat *s);
+bool gls_mat_has(const struct gls_mat *s, uint64_t tok);
+
+/* --- per-access entries --------------------------------------------------------
+ * One stored access of a byte: W (last plain write), R(u), AW(u) or AR(u)
+ * (handbook 2.0). Entries come from a type-stable pool (never unmapped) and
+ * carry a generation bumped on every free, so the update-list registry can hold
+ * plain (entry, gen) back-pointers and recognise stale ones.
+ * Invariants (while gen is unchanged):
+ *   - every field but gen/pos/seq is read and written only under the granule
+ *     lock of addr; gen, pos and seq are atomics so the registry may peek at
+ *     them without the lock (a peek only ever skips an entry that is stale);
+ *   - pos only grows; chunk(pos) has reg_chunk == chunk(pos) and the entry is
+ *     in that chunk's registry (so the GC can move it before freeing the chunk);
+ *   - the Goldilockset of the entry is mat (or {owner} if mat is NULL) updated
+ *     by every cell with id >= pos. */
+enum gls_kind { GLS_W, GLS_R, GLS_AW, GLS_AR };
+struct gls_entry {
+    _Atomic uint64_t pos;        /* first cell not yet applied to the set */
+    _Atomic uint64_t seq;        /* bumped on every change of pos/owner/mat (GC re-validation) */
+    _Atomic uint32_t gen;        /* bumped on free */
+    goldi_tid_t owner;           /* thread of the access */
+    goldi_origin_t origin;       /* interned origin of the access (reports) */
+    uint8_t kind;                /* enum gls_kind */
+    uint8_t alock_mode;          /* enum goldi_lock_mode the owner held alock in */
+    struct goldi_sync *alock;    /* a lock the owner held at the access, or NULL */
+    uint64_t alock_id;           /* alock->tok[0].id at the access (stale object life => no short-circuit) */
+    struct gls_mat *mat;         /* materialised set, or NULL = {owner} */
+    uint64_t reg_chunk;          /* chunk whose registry holds us (+1; 0 = none) */
+    _Atomic uintptr_t addr;      /* the byte (GC takes its granule lock); set before registration */
+    struct gls_entry *next_free; /* pool free list */
+};
+
+/* --- update list -----------------------------------------------------------------
+ * Cells (condition token a, target token b, op) appended lock-free: a
+ * fetch_add on tail reserves an id, the cell is written, then published by a
+ * release store of a (a == 0 means "reserved, not written yet"). Cells live in
+ * chunks of GLS_CHUNK cells reached through a ring of chunk slots indexed by
+ * chunk number. The ring slots are static (type-stable) so a thread holding a
+ * stale chunk number can still lock the slot and see that it moved on. */
+#define GLS_CHUNK_BITS 12
+#define GLS_CHUNK (1u << GLS_CHUNK_BITS)
+#define GLS_RING_BITS 14             /* 2^26 live cells at most (1 GiB of cells) */
+#define GLS_RING (1u << GLS_RING_BITS)
+#define GLS_OP_STORE (UINT64_C(1) << 61)    /* in cell.b: "a in LS ? add b : remove b" */
+
+struct gls_cell {
+    _Atomic uint64_t a;          /* condition token; 0 = not written yet */
+    uint64_t b;                  /* target token | GLS_OP_STORE */
+};
+struct gls_ref {
+    struct gls_entry *e;
+    uint32_t gen;
+};
+struct gls_slot {
+    goldi_spinlock_t lock;       /* guards num (writes), closed, ref/n_ref/cap_ref */
+    _Atomic uint64_t num;        /* chunk number + 1 held here; 0 = empty */
+    _Atomic(struct gls_cell *) cells;
+    _Atomic uint32_t n_written;  /* cells published; the chunk is freeable at GLS_CHUNK */
+    _Atomic bool closed;         /* GC took the registry: no more registrations */
+    struct gls_ref *ref;         /* entries whose pos is in this chunk (may be stale) */
+    uint32_t n_ref, cap_ref;
+};
+struct gls_list {
+    _Atomic uint64_t tail;       /* next cell id to reserve */
+    _Atomic uint64_t oldest;     /* oldest chunk not freed; cells below are gone */
+    _Atomic uint64_t bytes_live, bytes_peak, chunks_live;   /* cell chunks only */
+    _Atomic uint64_t reg_bytes;  /* registry arrays (proportional to entries, not cells) */
+    struct gls_cell *stash[4];   /* freed chunks kept for reuse (under stash_lock) */
+    unsigned n_stash;
+    goldi_spinlock_t stash_lock;
+    struct gls_slot ring[GLS_RING];
+};
+void gls_list_init(struct gls_list *l);
+/* Appends one cell; returns its id. */
+uint64_t gls_list_append(struct gls_list *l, uint64_t a, uint64_t b);
+/* The slot of chunk c, installing the chunk if needed; NULL if c was freed. */
+struct gls_slot *gls_list_chunk(struct gls_list *l, uint64_t c);
+/* The slot of chunk c if it is installed now (walkers), else NULL. */
+GOLDI_INLINE struct gls_slot *gls_list_peek(struct gls_list *l, uint64_t c) {
+    struct gls_slot *s = &l->ring[c & (GLS_RING - 1)];
+    return atomic_load_explicit(&s->num, memory_order_acquire) == c + 1 ? s : NULL;
+}
+/* Sets e->pos to the current tail and registers e in the tail's chunk.
+ * Caller holds e's granule lock. Returns the new pos. */
+uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e);
+/* Same for a chosen pos (GC); pos's chunk must not be closed. */
+void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos);
+/* GC side: closes chunk c (slot s) and takes its registry; caller frees it. */
+struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t *n);
+/* Frees the closed, fully written chunk c (the oldest). */
+void gls_list_free_chunk(struct gls_list *l, struct gls_slot *s, uint64_t c);
+
+#endif

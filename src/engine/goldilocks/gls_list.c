@@ -1,0 +1,204 @@
+/* The Goldilocks update list (seed 000 fig. 3, ALGORITHMS.md 2.3): a global
+ * sequence of immutable cells appended lock-free, stored in chunks of
+ * GLS_CHUNK cells, plus the per-chunk registry of entries whose pos points into
+ * the chunk (what the GC must move before freeing it). No libc, no malloc.
+ *
+ * Lock order: granule lock (held by callers of gls_list_place) -> slot lock ->
+ * allocator/stash locks. Nothing is ever taken while a slot lock is held
+ * except the allocator. */
+#include "gls.h"
+#include "../../base/alloc.h"
+#include "../../base/fmt.h"
+
+#define CHUNK_BYTES (sizeof(struct gls_cell) * GLS_CHUNK)
+
+void gls_list_init(struct gls_list *l) {
+    atomic_store(&l->tail, 0);
+    atomic_store(&l->oldest, 0);
+}
+
+static void bytes_add(struct gls_list *l, int64_t d) {
+    uint64_t now = atomic_fetch_add_explicit(&l->bytes_live, (uint64_t)d, memory_order_relaxed) + (uint64_t)d;
+    uint64_t peak = atomic_load_explicit(&l->bytes_peak, memory_order_relaxed);
+    while (now > peak && !atomic_compare_exchange_weak(&l->bytes_peak, &peak, now))
+        ;
+}
+
+static struct gls_cell *cells_new(struct gls_list *l) {
+    struct gls_cell *c = NULL;
+    goldi_spin_lock(&l->stash_lock);
+    if (l->n_stash)
+        c = l->stash[--l->n_stash];
+    goldi_spin_unlock(&l->stash_lock);
+    if (c) {
+        goldi_memset(c, 0, CHUNK_BYTES);
+        return c;
+    }
+    return goldi_alloc(CHUNK_BYTES);
+}
+
+static void cells_free(struct gls_list *l, struct gls_cell *c) {
+    goldi_spin_lock(&l->stash_lock);
+    if (l->n_stash < GOLDI_ARRAY_SIZE(l->stash)) {
+        l->stash[l->n_stash++] = c;
+        c = NULL;
+    }
+    goldi_spin_unlock(&l->stash_lock);
+    goldi_free(c);
+}
+
+struct gls_slot *gls_list_chunk(struct gls_list *l, uint64_t c) {
+    struct gls_slot *s = gls_list_peek(l, c);
+    if (GOLDI_LIKELY(s))
+        return s;
+    s = &l->ring[c & (GLS_RING - 1)];
+    goldi_spin_lock(&s->lock);
+    uint64_t num = atomic_load_explicit(&s->num, memory_order_relaxed);
+    if (num == c + 1) {
+        goldi_spin_unlock(&s->lock);
+        return s;
+    }
+    if (num != 0) {
+        goldi_spin_unlock(&s->lock);
+        if (num - 1 < c)
+            goldi_die("goldilocks: update list ring overflow (GC cannot keep up)");
+        return NULL;   /* c is older than the chunk living here: freed long ago */
+    }
+    /* oldest only changes under the lock of the slot being freed; a freed c
+     * had this very slot, so this read is consistent with the free. */
+    if (c < atomic_load_explicit(&l->oldest, memory_order_acquire)) {
+        goldi_spin_unlock(&s->lock);
+        return NULL;
+    }
+    atomic_store_explicit(&s->cells, cells_new(l), memory_order_relaxed);
+    atomic_store_explicit(&s->n_written, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->closed, false, memory_order_relaxed);
+    s->n_ref = s->cap_ref = 0;
+    s->ref = NULL;
+    atomic_store_explicit(&s->num, c + 1, memory_order_release);
+    goldi_spin_unlock(&s->lock);
+    atomic_fetch_add_explicit(&l->chunks_live, 1, memory_order_relaxed);
+    bytes_add(l, (int64_t)CHUNK_BYTES);
+    return s;
+}
+
+uint64_t gls_list_append(struct gls_list *l, uint64_t a, uint64_t b) {
+    GOLDI_DCHECK(a != 0);
+    uint64_t id = atomic_fetch_add(&l->tail, 1);
+    /* The chunk of a just-reserved id cannot have been freed: the GC frees only
+     * chunks whose cells are all written, and ours is not yet. */
+    struct gls_slot *s = gls_list_chunk(l, id >> GLS_CHUNK_BITS);
+    GOLDI_CHECK(s != NULL);
+    struct gls_cell *cell = &atomic_load_explicit(&s->cells, memory_order_relaxed)[id & (GLS_CHUNK - 1)];
+    cell->b = b;
+    atomic_store_explicit(&cell->a, a, memory_order_release);
+    atomic_fetch_add_explicit(&s->n_written, 1, memory_order_release);
+    return id;
+}
+
+/* A registry back-pointer is stale for good once the entry was freed (gen
+ * moved) or its pos moved past this chunk (pos only grows within a gen). A pos
+ * *below* the chunk is an entry being registered right now: keep it. */
+static bool ref_stale(const struct gls_ref *r, uint64_t c) {
+    return atomic_load_explicit(&r->e->gen, memory_order_acquire) != r->gen ||
+           (atomic_load_explicit(&r->e->pos, memory_order_relaxed) >> GLS_CHUNK_BITS) > c;
+}
+
+/* Caller holds s->lock. Lazily compacts stale back-pointers before growing. */
+static void ref_push_locked(struct gls_list *l, struct gls_slot *s, uint64_t c, struct gls_entry *e) {
+    if (s->n_ref == s->cap_ref) {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < s->n_ref; i++)
+            if (!ref_stale(&s->ref[i], c))
+                s->ref[k++] = s->ref[i];
+        s->n_ref = k;
+        /* Grow only if compaction did not free half: amortised O(1) per push. */
+        if (s->n_ref >= s->cap_ref / 2) {
+            uint32_t cap = s->cap_ref ? s->cap_ref * 2 : 16;
+            struct gls_ref *n = goldi_alloc(sizeof *n * cap);
+            for (uint32_t i = 0; i < s->n_ref; i++)
+                n[i] = s->ref[i];
+            goldi_free(s->ref);
+            atomic_fetch_add_explicit(&l->reg_bytes, sizeof *n * (cap - s->cap_ref), memory_order_relaxed);
+            s->ref = n;
+            s->cap_ref = cap;
+        }
+    }
+    s->ref[s->n_ref].e = e;
+    s->ref[s->n_ref].gen = atomic_load_explicit(&e->gen, memory_order_relaxed);
+    s->n_ref++;
+}
+
+/* Registers e in chunk c unless c is closed or gone; false => retry. */
+static bool place_in(struct gls_list *l, struct gls_entry *e, uint64_t c) {
+    struct gls_slot *s = gls_list_chunk(l, c);
+    if (!s)
+        return false;
+    if (e->reg_chunk == c + 1)
+        /* Already in c's registry, which the GC copies when it closes c: if it
+         * is not closed yet, the GC's later look at e (under e's granule lock,
+         * which our caller holds) sees the pos we are about to store. */
+        return !atomic_load_explicit(&s->closed, memory_order_acquire);
+    goldi_spin_lock(&s->lock);
+    if (atomic_load_explicit(&s->num, memory_order_relaxed) != c + 1 ||
+        atomic_load_explicit(&s->closed, memory_order_relaxed)) {
+        goldi_spin_unlock(&s->lock);
+        return false;
+    }
+    ref_push_locked(l, s, c, e);
+    goldi_spin_unlock(&s->lock);
+    e->reg_chunk = c + 1;
+    return true;
+}
+
+uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e) {
+    for (;;) {
+        /* A tail read now rather than at the check: cells reserved in between
+         * belong to operations of other threads still in progress; none is
+         * hb-before the access and none can change the fresh set {owner}
+         * (their conditions are their own thread tokens or sync tokens), so
+         * linearising them before the access is exact. */
+        uint64_t t = atomic_load(&l->tail);
+        if (place_in(l, e, t >> GLS_CHUNK_BITS)) {
+            atomic_store_explicit(&e->pos, t, memory_order_relaxed);
+            atomic_fetch_add_explicit(&e->seq, 1, memory_order_relaxed);
+            return t;
+        }
+        /* t's chunk is being collected: tail is far ahead by now. */
+    }
+}
+
+void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos) {
+    bool ok = place_in(l, e, pos >> GLS_CHUNK_BITS);
+    GOLDI_CHECK(ok);
+    atomic_store_explicit(&e->pos, pos, memory_order_relaxed);
+    atomic_fetch_add_explicit(&e->seq, 1, memory_order_relaxed);
+}
+
+struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t *n) {
+    goldi_spin_lock(&s->lock);
+    atomic_store_explicit(&s->closed, true, memory_order_release);
+    struct gls_ref *r = s->ref;
+    *n = s->n_ref;
+    atomic_fetch_sub_explicit(&l->reg_bytes, sizeof *r * s->cap_ref, memory_order_relaxed);
+    s->ref = NULL;
+    s->n_ref = s->cap_ref = 0;
+    goldi_spin_unlock(&s->lock);
+    return r;
+}
+
+void gls_list_free_chunk(struct gls_list *l, struct gls_slot *s, uint64_t c) {
+    goldi_spin_lock(&s->lock);
+    GOLDI_CHECK_OP(atomic_load(&s->num), ==, c + 1);
+    struct gls_cell *cells = atomic_load_explicit(&s->cells, memory_order_relaxed);
+    atomic_store_explicit(&s->num, 0, memory_order_release);
+    atomic_store_explicit(&s->cells, NULL, memory_order_relaxed);
+    goldi_free(s->ref);   /* registrations refused since close; normally NULL */
+    s->ref = NULL;
+    s->n_ref = s->cap_ref = 0;
+    atomic_store_explicit(&l->oldest, c + 1, memory_order_release);
+    goldi_spin_unlock(&s->lock);
+    cells_free(l, cells);
+    atomic_fetch_sub_explicit(&l->chunks_live, 1, memory_order_relaxed);
+    bytes_add(l, -(int64_t)CHUNK_BYTES);
+}

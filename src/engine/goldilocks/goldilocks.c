@@ -1,0 +1,1190 @@
+/* The Goldilocks engine (Elmas, Qadeer, Tasiran; ALGORITHMS.md 2.3): precise
+ * happens-before via lazily evaluated locksets, read/write extension in FULL
+ * mode (2.0), C11 token rules, and a bounded update list (docs/goldilocks.md).
+ * Runs inside the user's process: no libc, no malloc, never calls rt/.
+ *
+ * State:
+ *   byte b: a gls_var in our shadow plane: entries W, R(u), AW(u), AR(u)
+ *           (at most one per (kind, u); W at most once; every entry is later
+ *           than W in trace order because a plain write frees the others).
+ *   thread: gls_thr in thr->estate[index] (walk map and access scratch).
+ *   global: the update list (gls_list.c), the entry pool, live threads.
+ * Locking: a byte's var and entries only under the byte's granule lock (held
+ * by the dispatcher around on_access, by goldi_shadow_for_each on reset, taken
+ * by the GC one at a time). Inside it we take only leaf locks (list slot,
+ * pool, allocator): never a sync object's lock. */
+#include "gls.h"
+#include "../../base/atfork.h"
+#include "../../base/alloc.h"
+#include "../../base/fmt.h"
+#include "../../shadow/shadow.h"
+
+/* Live cells (2 MiB) beyond which the GC moves entries off the oldest chunks
+ * and frees them, down to half of it (gc_try). */
+#define GLS_BUDGET (UINT64_C(1) << 17)
+#define GLS_BATCH 64                  /* sets evaluated by one walk (mask bits) */
+
+/* --- stats ------------------------------------------------------------------ */
+
+#define GLS_STATS(X)                                                  \
+    X(ACCESSES, "accesses_checked")                                   \
+    X(OWNER_SC, "owner_short_circuits")                               \
+    X(ALOCK_SC, "alock_short_circuits")                               \
+    X(WALKS, "walks")                                                 \
+    X(CELLS_WALKED, "cells_walked")                                   \
+    X(RACES, "races")                                                 \
+    X(CELLS, "cells_appended")                                        \
+    X(GC_RUNS, "gc_runs")                                             \
+    X(GC_CELLS, "gc_cells_walked")                                    \
+    X(MATERIALISED, "entries_materialised")                           \
+    X(ANY, "any_compressions")
+enum {
+#define X(n, s) GLS_ST_##n,
+    GLS_STATS(X)
+#undef X
+    GLS_ST_COUNT
+};
+static const char *const gls_stat_names[GLS_ST_COUNT] = {
+#define X(n, s) "goldilocks." s,
+    GLS_STATS(X)
+#undef X
+};
+/* Sharded by tid so threads rarely share a cache line. */
+#define GLS_SHARDS 16
+struct gls_shard {
+    _Atomic uint64_t v[GLS_ST_COUNT];
+} __attribute__((aligned(64)));
+
+/* --- engine ------------------------------------------------------------------- */
+
+#define THR_PAGE_BITS 12
+#define THR_PAGES 1024                /* 4 Mi thread ids tracked for ANY */
+enum { THR_UNKNOWN = 0, THR_LIVE = 1, THR_DEAD = 2 };
+
+struct gls_tscratch;
+struct gls_thr {
+    struct gls_map map;               /* walk scratch */
+    struct gls_tscratch *sc;          /* access scratch (kept off the user's stack) */
+};
+
+struct gls_engine {
+    struct goldi_engine_env env;
+    struct gls_list *list;
+    /* entry pool: type-stable slabs, free list */
+    goldi_spinlock_t pool_lock;
+    struct gls_entry *pool_free;
+    struct gls_entry *slab;
+    uint32_t slab_left;
+    _Atomic uint64_t entries_live;
+    /* live threads, for ANY compression (2.3 (d)) */
+    _Atomic(_Atomic uint8_t *) thr_pages[THR_PAGES];
+    _Atomic uint64_t n_live;
+    _Atomic bool thr_overflow;       /* a tid beyond the table: no ANY compression */
+    /* GC: one at a time (trylock) */
+    goldi_spinlock_t gc_lock;
+    struct gls_map gc_map;
+    struct gls_gc_scratch *gc_scratch;
+    _Atomic uint64_t cells_peak;
+    struct gls_shard st[GLS_SHARDS];
+};
+
+static void stat(struct gls_engine *g, goldi_tid_t t, unsigned k, uint64_t d) {
+    atomic_fetch_add_explicit(&g->st[t & (GLS_SHARDS - 1)].v[k], d, memory_order_relaxed);
+}
+
+/* --- live threads ------------------------------------------------------------------ */
+
+static _Atomic uint8_t *thr_cell(struct gls_engine *g, goldi_tid_t tid) {
+    uint32_t p = tid >> THR_PAGE_BITS;
+    if (p >= THR_PAGES) {
+        atomic_store(&g->thr_overflow, true);
+        return NULL;
+    }
+    _Atomic uint8_t *page = atomic_load_explicit(&g->thr_pages[p], memory_order_acquire);
+    if (!page) {
+        _Atomic uint8_t *fresh = goldi_alloc(1u << THR_PAGE_BITS);
+        _Atomic uint8_t *expected = NULL;
+        if (atomic_compare_exchange_strong(&g->thr_pages[p], &expected, fresh))
+            page = fresh;
+        else {
+            goldi_free((void *)fresh);
+            page = expected;
+        }
+    }
+    return &page[tid & ((1u << THR_PAGE_BITS) - 1)];
+}
+
+static void thr_mark_live(struct gls_engine *g, goldi_tid_t tid) {
+    _Atomic uint8_t *c = thr_cell(g, tid);
+    uint8_t expected = THR_UNKNOWN;
+    if (c && atomic_load_explicit(c, memory_order_relaxed) == THR_UNKNOWN &&
+        atomic_compare_exchange_strong(c, &expected, THR_LIVE))
+        atomic_fetch_add(&g->n_live, 1);
+}
+
+static void thr_mark_dead(struct gls_engine *g, goldi_tid_t tid) {
+    _Atomic uint8_t *c = thr_cell(g, tid);
+    uint8_t expected = THR_LIVE;
+    if (c && atomic_compare_exchange_strong(c, &expected, THR_DEAD))
+        atomic_fetch_sub(&g->n_live, 1);
+}
+
+static bool thr_is_live(struct gls_engine *g, goldi_tid_t tid) {
+    uint32_t p = tid >> THR_PAGE_BITS;
+    if (p >= THR_PAGES)
+        return false;
+    _Atomic uint8_t *page = atomic_load_explicit(&g->thr_pages[p], memory_order_acquire);
+    return page && atomic_load(&page[tid & ((1u << THR_PAGE_BITS) - 1)]) == THR_LIVE;
+}
+
+static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
+    struct gls_thr *s = thr->estate[g->env.index];
+    if (GOLDI_LIKELY(s))
+        return s;
+    s = goldi_alloc(sizeof *s);
+    gls_map_init(&s->map);
+    thr->estate[g->env.index] = s;
+    /* A thread nobody forked (T0) becomes live at its first event. */
+    thr_mark_live(g, thr->tid);
+    return s;
+}
+
+/* --- entries and byte records ------------------------------------------------------- */
+
+/* Per-byte record: the entries of the current lifetime (see file head). */
+struct gls_var {
+    uint32_t n, cap;
+    struct gls_entry *e[];
+};
+
+#define SLAB_ENTRIES 256
+
+static struct gls_entry *entry_new(struct gls_engine *g, enum gls_kind kind, uintptr_t addr) {
+    goldi_spin_lock(&g->pool_lock);
+    struct gls_entry *e = g->pool_free;
+    if (e) {
+        g->pool_free = e->next_free;
+    } else {
+        if (!g->slab_left) {
+            g->slab = goldi_alloc(sizeof(struct gls_entry) * SLAB_ENTRIES);
+            g->slab_left = SLAB_ENTRIES;
+        }
+        e = &g->slab[--g->slab_left];
+    }
+    goldi_spin_unlock(&g->pool_lock);
+    atomic_fetch_add_explicit(&g->entries_live, 1, memory_order_relaxed);
+    e->next_free = NULL;
+    e->kind = (uint8_t)kind;
+    e->mat = NULL;
+    e->alock = NULL;
+    e->alock_id = 0;
+    e->reg_chunk = 0;
+    atomic_store_explicit(&e->addr, addr, memory_order_relaxed);
+    return e;
+}
+
+/* Caller holds the granule lock of e->addr. */
+static void entry_free(struct gls_engine *g, struct gls_entry *e) {
+    gls_mat_free(e->mat);
+    e->mat = NULL;
+    /* After this, registry back-pointers to e are recognisably stale. */
+    atomic_fetch_add_explicit(&e->gen, 1, memory_order_release);
+    goldi_spin_lock(&g->pool_lock);
+    e->next_free = g->pool_free;
+    g->pool_free = e;
+    goldi_spin_unlock(&g->pool_lock);
+    atomic_fetch_sub_explicit(&g->entries_live, 1, memory_order_relaxed);
+}
+
+static struct gls_var *var_push(struct gls_var *v, struct gls_entry *e) {
+    if (!v || v->n == v->cap) {
+        uint32_t cap = v ? v->cap * 2 : 2;
+        struct gls_var *n = goldi_alloc(sizeof *n + sizeof(n->e[0]) * cap);
+        n->cap = cap;
+        n->n = 0;
+        if (v) {
+            for (uint32_t i = 0; i < v->n; i++)
+                n->e[i] = v->e[i];
+            n->n = v->n;
+            goldi_free(v);
+        }
+        v = n;
+    }
+    v->e[v->n++] = e;
+    return v;
+}
+
+static void var_remove_at(struct gls_var *v, uint32_t i) {
+    v->e[i] = v->e[--v->n];
+}
+
+/* ALLOC/FREE: the byte starts a fresh lifetime (handbook 1.1). */
+static void reset_byte(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
+    struct gls_engine *g = ctx;
+    struct gls_var *v = (struct gls_var *)atomic_load_explicit(w, memory_order_relaxed);
+    for (uint32_t i = 0; i < v->n; i++)
+        entry_free(g, v->e[i]);
+    goldi_free(v);
+    atomic_store_explicit(w, 0, memory_order_relaxed);
+}
+
+/* --- alock (seed 000 §3, trap T4) ------------------------------------------------------ */
+
+/* Is the alock short-circuit valid for e against thr now? The owner held
+ * alock at e, thr holds it now, so the owner's release of it precedes thr's
+ * acquisition — unless both hold an rwlock in read mode (readers never sync)
+ * or the object started a new life in between (token id changed). */
+static bool alock_orders(const struct gls_entry *e, const struct goldi_thr *thr) {
+    struct goldi_sync *o = e->alock;
+    if (!o || o->tok[0].id != e->alock_id)
+        return false;
+    for (uint32_t i = 0; i < thr->n_held; i++) {
+        if (thr->held[i].obj != o)
+            continue;
+        if (o->kind == GOLDI_SYNC_RWLOCK && e->alock_mode == GOLDI_LOCK_SHARED &&
+            thr->held[i].mode == GOLDI_LOCK_SHARED)
+            return false;
+        return true;
+    }
+    return false;
+}
+
+/* Re-picked on every access (G-ALOCK): the old alock if thr still holds it,
+ * else a lock held in exclusive mode, else any held lock, else none. */
+static void alock_pick(struct gls_entry *e, const struct goldi_thr *thr) {
+    int pick = -1;
+    for (uint32_t i = 0; i < thr->n_held; i++) {
+        struct goldi_sync *o = thr->held[i].obj;
+        if (o == e->alock && o->tok[0].id == e->alock_id) {
+            pick = (int)i;
+            break;
+        }
+        if (pick < 0 || (thr->held[i].mode == GOLDI_LOCK_EXCL && thr->held[pick].mode != GOLDI_LOCK_EXCL))
+            pick = (int)i;
+    }
+    if (pick < 0) {
+        e->alock = NULL;
+        e->alock_id = 0;
+        return;
+    }
+    e->alock = thr->held[pick].obj;
+    e->alock_id = e->alock->tok[0].id;
+    e->alock_mode = thr->held[pick].mode;
+}
+
+/* --- the walk (seed 000 fig. 3 Apply-Lockset-Rules, batched) ----------------------------- */
+
+struct gls_job {
+    uint64_t pos;                 /* activation point */
+    goldi_tid_t owner;
+    uint32_t n_tok;               /* initial set tok[0..n_tok), or {owner} if 0 */
+    const uint64_t *tok;
+};
+
+/* Evaluates the sets of jobs[0..n) (n <= 64, sorted by pos) over the cells
+ * [jobs[0].pos, end). Set i is activated when the walk reaches jobs[i].pos.
+ Returns the mask of sets that contain ttok (the accessing thread), stopping
+ * as soon as all do (thread tokens are never removed, so membership is final).
+ * (The GC's evaluation, gc_eval, is the same walk with wider masks.)
+ *
+ * Skipping unwritten cells is sound: a reserved but unwritten
+ * cell belongs to a sync operation that has not completed. Every hb path from
+ * the previous access to the current one ends with an operation of the current
+ * thread (or a chain of completed releases/acquires before it), and each
+ * cell on such a path was written before the real release/after the real
+ * acquire it records, hence before the current access started, hence before
+ * this walk. The ready cells form an hb-downward-closed set of operations in an
+ * order consistent with hb (release cells precede their acquires, atomic cells
+ * are appended inside the location's critical section), i.e. a valid
+ * linearisation of a prefix of the execution, which is all Goldilocks needs
+ * (seed 000 thm 1 holds for any linearisation); the unwritten operations are
+ * linearised after the current access. */
+static uint64_t walk(struct gls_map *m, struct gls_list *l, const struct gls_job *jobs, unsigned n,
+                     uint64_t ttok, uint64_t end, uint64_t *walked) {
+    uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    uint64_t tmask = 0, cnt = 0;
+    unsigned next = 0;
+    uint64_t id = jobs[0].pos;
+    gls_map_clear(m);
+    for (;;) {
+        while (next < n && jobs[next].pos <= id) {
+            uint64_t bit = UINT64_C(1) << next;
+            const struct gls_job *jb = &jobs[next];
+            if (jb->n_tok) {
+                for (uint32_t k = 0; k < jb->n_tok; k++) {
+                    *gls_map_slot(m, jb->tok[k]) |= bit;
+                    if (jb->tok[k] == ttok)
+                        tmask |= bit;
+                }
+            } else {
+                uint64_t o = gls_tok(GLS_TK_THREAD, jobs[next].owner);
+                *gls_map_slot(m, o) |= bit;
+                if (o == ttok)
+                    tmask |= bit;
+            }
+            next++;
+        }
+        if (next == n && (tmask & all) == all)
+            break;
+        if (id >= end)
+            break;
+        uint64_t c = id >> GLS_CHUNK_BITS;
+        uint64_t lim = (c + 1) << GLS_CHUNK_BITS;
+        if (lim > end)
+            lim = end;
+        if (next < n && jobs[next].pos < lim)
+            lim = jobs[next].pos;
+        struct gls_slot *sl = gls_list_peek(l, c);
+        if (!sl) {
+            /* Not installed yet: none of its cells is written (a writer
+             * installs the chunk before writing). */
+            id = lim;
+            continue;
+        }
+        struct gls_cell *cells = atomic_load_explicit(&sl->cells, memory_order_acquire);
+        for (; id < lim; id++) {
+            struct gls_cell *cell = &cells[id & (GLS_CHUNK - 1)];
+            uint64_t a = atomic_load_explicit(&cell->a, memory_order_acquire);
+            if (!a)
+                continue;   /* reserved, not written: see above */
+            cnt++;
+            uint64_t b = cell->b & ~GLS_OP_STORE;
+            uint64_t va = gls_map_get(m, a);
+            if (cell->b & GLS_OP_STORE) {
+                /* st: a in LS ? add b : remove b, for every set at once */
+                if (va || gls_map_get(m, b))
+                    *gls_map_slot(m, b) = va;
+            } else if (va) {
+                *gls_map_slot(m, b) |= va;
+            } else {
+                continue;
+            }
+            if (b == ttok) {
+                tmask = gls_map_get(m, b);
+                if (next == n && (tmask & all) == all) {
+                    id++;
+                    goto out;
+                }
+            }
+        }
+    }
+out:
+    *walked = cnt;
+    return tmask & all;
+}
+
+/* "{T1, sync#12, ...}" for set number bit of the last walk. */
+static void set_format(const struct gls_map *m, unsigned bit, char *buf, size_t n) {
+    size_t len = 0;
+    bool first = true;
+    len += (size_t)goldi_snprintf(buf, n, "{");
+    for (uint32_t i = 0; i < m->n && len + 24 < n; i++) {
+        const struct gls_kv *kv = &m->kv[m->used[i]];
+        if (!(kv->mask >> bit & 1))
+            continue;
+        if (!first)
+            len += (size_t)goldi_snprintf(buf + len, n - len, ", ");
+        len += (size_t)gls_tok_format(buf + len, n - len, kv->key);
+        first = false;
+    }
+    if (len + 24 >= n && len < n)
+        len += (size_t)goldi_snprintf(buf + len, n - len, ", ...");
+    if (len < n)
+        goldi_snprintf(buf + len, n - len, "}");
+}
+
+/* --- accesses -------------------------------------------------------------------------- */
+
+static const char *const kind_name[] = { "write", "read", "atomic write", "atomic read" };
+
+/* A race of the current piece, merged per earlier origin. */
+struct gls_pending {
+    goldi_origin_t prev;
+    goldi_tid_t prev_tid;
+    uint8_t prev_kind;
+    uintptr_t lo, hi;             /* racy bytes [lo, hi] */
+    char why[160];
+};
+#define GLS_MAX_PENDING 8
+#define GLS_MAX_MEMO 16
+
+struct gls_access {
+    struct gls_engine *g;
+    struct goldi_thr *thr;
+    struct gls_thr *ts;
+    goldi_tid_t t;
+    goldi_origin_t origin;
+    bool write, atomic;
+    struct gls_pending *pend;     /* GLS_MAX_PENDING, in the thread's scratch */
+    unsigned n_pend;
+    /* per-piece memo of walk verdicts: sets starting as {owner} at pos are
+     * equal for every byte, so the neighbours of a checked byte reuse it */
+    struct { goldi_tid_t owner; uint64_t pos; bool ordered; } memo[GLS_MAX_MEMO];
+    unsigned n_memo;
+};
+
+/* Per-thread scratch of the access path: on_access runs on the user's stack
+ * (possibly a small signal stack), so the big arrays live here. A thread is
+ * never in on_access twice at once (the runtime's reentrancy guard). */
+struct gls_tscratch {
+    struct gls_pending pend[GLS_MAX_PENDING];
+    struct gls_entry *batch[GLS_BATCH];
+    struct gls_job jobs[GLS_BATCH];
+    uint8_t idx[GLS_BATCH];
+};
+
+static bool entry_relevant(const struct gls_access *x, const struct gls_entry *e) {
+    if (x->write && !x->atomic)
+        return true;                                  /* vs W, R, AW, AR */
+    if (!x->write && !x->atomic)
+        return e->kind == GLS_W || e->kind == GLS_AW; /* plain read vs W, AW */
+    if (!x->write)
+        return e->kind == GLS_W;                      /* atomic read vs W */
+    return e->kind == GLS_W || e->kind == GLS_R;      /* atomic write vs W, R */
+}
+
+static void add_race(struct gls_access *x, uintptr_t b, const struct gls_entry *e, const char *why) {
+    for (unsigned i = 0; i < x->n_pend; i++) {
+        struct gls_pending *p = &x->pend[i];
+        if (p->prev == e->origin && p->prev_tid == e->owner && p->prev_kind == e->kind) {
+            if (b > p->hi)
+                p->hi = b;
+            return;
+        }
+    }
+    if (x->n_pend == GLS_MAX_PENDING)
+        return;   /* counted; report/ deduplicates per location anyway */
+    struct gls_pending *p = &x->pend[x->n_pend++];
+    p->prev = e->origin;
+    p->prev_tid = e->owner;
+    p->prev_kind = e->kind;
+    p->lo = p->hi = b;
+    goldi_snprintf(p->why, sizeof p->why, "%s", why);
+}
+
+static void memo_put(struct gls_access *x, goldi_tid_t owner, uint64_t pos, bool ordered) {
+    if (x->n_memo < GLS_MAX_MEMO) {
+        x->memo[x->n_memo].owner = owner;
+        x->memo[x->n_memo].pos = pos;
+        x->memo[x->n_memo].ordered = ordered;
+        x->n_memo++;
+    }
+}
+
+static int memo_get(const struct gls_access *x, goldi_tid_t owner, uint64_t pos) {
+    for (unsigned i = 0; i < x->n_memo; i++)
+        if (x->memo[i].owner == owner && x->memo[i].pos == pos)
+            return x->memo[i].ordered;
+    return -1;
+}
+
+/* Walks the entries of batch[0..n) together, reports those not ordered. */
+static void check_batch(struct gls_access *x, uintptr_t b, struct gls_entry **batch, unsigned n) {
+    struct gls_job *jobs = x->ts->sc->jobs;
+    uint8_t *idx = x->ts->sc->idx;
+    /* insertion sort by pos: batches are small */
+    for (unsigned i = 0; i < n; i++) {
+        unsigned j = i;
+        uint64_t p = atomic_load_explicit(&batch[i]->pos, memory_order_relaxed);
+        while (j > 0 && jobs[j - 1].pos > p) {
+            jobs[j] = jobs[j - 1];
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        jobs[j].pos = p;
+        jobs[j].owner = batch[i]->owner;
+        jobs[j].n_tok = batch[i]->mat ? batch[i]->mat->n : 0;
+        jobs[j].tok = batch[i]->mat ? batch[i]->mat->tok : NULL;
+        idx[j] = (uint8_t)i;
+    }
+    struct gls_list *l = x->g->list;
+    uint64_t end = atomic_load(&l->tail), walked = 0;
+    uint64_t ok = walk(&x->ts->map, l, jobs, n, gls_tok(GLS_TK_THREAD, x->t), end, &walked);
+    stat(x->g, x->t, GLS_ST_WALKS, 1);
+    stat(x->g, x->t, GLS_ST_CELLS_WALKED, walked);
+    for (unsigned j = 0; j < n; j++) {
+        struct gls_entry *e = batch[idx[j]];
+        bool ordered = ok >> j & 1;
+        if (!e->mat)
+            memo_put(x, e->owner, jobs[j].pos, ordered);
+        if (ordered)
+            continue;
+        char set[112], why[160];
+        set_format(&x->ts->map, j, set, sizeof set);
+        goldi_snprintf(why, sizeof why, "T%u not in the Goldilockset of T%u's %s %s (walked %llu cells)",
+                       x->t, e->owner, kind_name[e->kind], set, (unsigned long long)walked);
+        add_race(x, b, e, why);
+    }
+}
+
+static void check_byte(struct gls_access *x, uintptr_t b, struct gls_var *v) {
+    struct gls_entry **batch = x->ts->sc->batch;
+    unsigned n = 0;
+    for (uint32_t i = 0; i < v->n; i++) {
+        struct gls_entry *e = v->e[i];
+        if (!entry_relevant(x, e))
+            continue;
+        if (e->owner == x->t) {                       /* (1) owner short-circuit */
+            stat(x->g, x->t, GLS_ST_OWNER_SC, 1);
+            continue;
+        }
+        if (alock_orders(e, x->thr)) {                /* (2) alock short-circuit */
+            stat(x->g, x->t, GLS_ST_ALOCK_SC, 1);
+            continue;
+        }
+        if (!e->mat) {
+            int m = memo_get(x, e->owner, atomic_load_explicit(&e->pos, memory_order_relaxed));
+            if (m >= 0) {
+                if (!m) {
+                    char why[160];
+                    goldi_snprintf(why, sizeof why,
+                                   "T%u not in the Goldilockset of T%u's %s (same set as the previous byte)",
+                                   x->t, e->owner, kind_name[e->kind]);
+                    add_race(x, b, e, why);
+                }
+                continue;
+            }
+        }
+        batch[n++] = e;                               /* (3) lazy walk */
+        if (n == GLS_BATCH) {
+            check_batch(x, b, batch, n);
+            n = 0;
+        }
+    }
+    if (n)
+        check_batch(x, b, batch, n);
+}
+
+/* Records the access as the byte's newest entry of its kind (2.3 read/write
+ * extension): owner := t, set := {t} from the tail, alock re-picked. */
+static struct gls_var *update_byte(struct gls_access *x, uintptr_t b, struct gls_var *v) {
+    enum gls_kind kind = x->atomic ? (x->write ? GLS_AW : GLS_AR) : (x->write ? GLS_W : GLS_R);
+    struct gls_entry *e = NULL;
+    if (v) {
+        for (uint32_t i = 0; i < v->n;) {
+            struct gls_entry *o = v->e[i];
+            bool same = o->kind == kind && (kind == GLS_W || o->owner == x->t);
+            if (same) {
+                e = o;
+            } else if (kind == GLS_W) {
+                /* a plain write supersedes R, AW, AR (2.0) */
+                entry_free(x->g, o);
+                var_remove_at(v, i);
+                continue;
+            }
+            i++;
+        }
+    }
+    if (!e) {
+        e = entry_new(x->g, kind, b);
+        v = var_push(v, e);
+    }
+    e->owner = x->t;
+    e->origin = x->origin;
+    gls_mat_free(e->mat);
+    e->mat = NULL;
+    alock_pick(e, x->thr);
+    gls_list_place(x->g->list, e);
+    return v;
+}
+
+static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
+    struct gls_engine *g = self;
+    struct gls_access x;
+    x.g = g;
+    x.thr = ev->thr;
+    x.ts = thr_state(g, ev->thr);
+    x.t = ev->thr->tid;
+    x.origin = goldi_event_origin(ev);
+    if (GOLDI_UNLIKELY(!x.ts->sc))
+        x.ts->sc = goldi_alloc(sizeof *x.ts->sc);
+    x.pend = x.ts->sc->pend;
+    x.n_pend = 0;
+    x.n_memo = 0;
+    switch ((enum goldi_event_kind)ev->kind) {
+    case GOLDI_EV_READ: x.write = false; x.atomic = false; break;
+    case GOLDI_EV_WRITE:
+    case GOLDI_EV_FREE: x.write = true; x.atomic = false; break;
+    case GOLDI_EV_ATOMIC_LOAD:
+    case GOLDI_EV_ATOMIC_CASFAIL: x.write = false; x.atomic = true; break;
+    case GOLDI_EV_ATOMIC_STORE:
+    case GOLDI_EV_ATOMIC_RMW: x.write = true; x.atomic = true; break;
+    default: return;
+    }
+    stat(g, x.t, GLS_ST_ACCESSES, 1);
+    /* free is checked as a write of every byte, but not recorded: the
+     * lifetime ends in on_event right after (1.2), so a record would only be
+     * built to be torn down (and freed blocks can be large). */
+    bool record = ev->kind != GOLDI_EV_FREE;
+    for (uintptr_t b = addr; b < addr + size; b++) {
+        goldi_shadow_word_t *w = record ? goldi_shadow_word(g->env.plane, b)
+                                        : goldi_shadow_word_if_present(g->env.plane, b);
+        if (!w)
+            continue;
+        struct gls_var *v = (struct gls_var *)atomic_load_explicit(w, memory_order_relaxed);
+        if (v)
+            check_byte(&x, b, v);
+        if (!record)
+            continue;
+        struct gls_var *nv = update_byte(&x, b, v);
+        if (nv != v)
+            atomic_store_explicit(w, (uintptr_t)nv, memory_order_relaxed);
+    }
+    for (unsigned i = 0; i < x.n_pend; i++) {
+        struct gls_pending *p = &x.pend[i];
+        struct goldi_race r;
+        r.addr = p->lo;
+        r.size = (uint32_t)(p->hi - p->lo + 1);
+        r.cur = x.origin;
+        r.prev = p->prev;
+        r.cur_tid = x.t;
+        r.prev_tid = p->prev_tid;
+        r.cur_write = x.write;
+        r.cur_atomic = x.atomic;
+        r.prev_write = p->prev_kind == GLS_W || p->prev_kind == GLS_AW;
+        r.prev_atomic = p->prev_kind == GLS_AW || p->prev_kind == GLS_AR;
+        r.engine = "goldilocks";
+        goldi_memcpy(r.why, p->why, sizeof r.why);
+        stat(g, x.t, GLS_ST_RACES, 1);
+        g->env.report(g->env.report_ctx, &r);
+    }
+}
+
+/* --- update-list GC (docs/goldilocks.md "Bounded memory") ----------------------------------- */
+
+/* Does the set contain every live thread? Then no later access can race with
+ * the entry: live threads are in it (thread tokens are never removed) and a
+ * thread forked later is forked by a thread in it. Threads become live before
+ * their FORK cell is appended, so a child forked before the evaluation point
+ * is counted here even if the set lacks it. */
+static bool set_is_any(struct gls_engine *g, const uint64_t *tok, uint32_t n) {
+    if (atomic_load(&g->thr_overflow))
+        return false;
+    uint64_t in = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (gls_tok_kind(tok[i]) == GLS_TK_THREAD && thr_is_live(g, (goldi_tid_t)gls_tok_value(tok[i])))
+            in++;
+    return in != 0 && in == atomic_load(&g->n_live);
+}
+
+/* Removes e from its byte record (ANY compression). Caller holds the granule lock. */
+static void drop_entry_locked(struct gls_engine *g, struct gls_entry *e) {
+    uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
+    struct gls_var *v = w ? (struct gls_var *)atomic_load_explicit(w, memory_order_relaxed) : NULL;
+    if (!v)
+        return;
+    for (uint32_t i = 0; i < v->n; i++) {
+        if (v->e[i] != e)
+            continue;
+        entry_free(g, e);
+        var_remove_at(v, i);
+        if (!v->n) {
+            goldi_free(v);
+            atomic_store_explicit(w, 0, memory_order_relaxed);
+        }
+        return;
+    }
+}
+
+/* One live entry of the chunk being collected, as seen under its lock. */
+struct gls_snap {
+    struct gls_entry *e;
+    uint64_t seq;               /* e->seq at the snapshot: install only if unchanged */
+    uint64_t pos;
+    uint32_t gen;
+    goldi_tid_t owner;
+    uint32_t tok_off, n_tok;    /* initial set in sc->toks; n_tok == 0: {owner} */
+    uint32_t uniq;              /* its class of equal (pos, initial set) */
+};
+/* A class of snapshots with equal (pos, initial set): evaluated once. */
+struct gls_uniq {
+    uint32_t rep;               /* a snapshot of the class */
+    uint32_t out_off, out_n;    /* evaluated set in sc->out */
+    uint64_t stop;              /* where the evaluation ended (new pos) */
+    bool any;
+};
+/* GC scratch, guarded by gc_lock, grown on demand, never shrunk. */
+struct gls_gc_scratch {
+    struct gls_snap *snap;
+    uint32_t n_snap, cap_snap;
+    struct gls_uniq *uniq;
+    uint32_t n_uniq, cap_uniq;
+    uint64_t *toks;
+    uint32_t n_toks, cap_toks;
+    uint64_t *out;
+    uint32_t n_out, cap_out;
+    uint32_t *ht;               /* dedup hash table: uniq index + 1, 0 = empty */
+    uint32_t cap_ht;
+    uint32_t *ord;              /* classes sorted by pos: bit k of a row is class ord[k] */
+    uint32_t cap_ord;
+    uint64_t *rows;             /* wide walk: one row of w words per token (map value = row + 1) */
+    uint32_t n_rows, cap_rows;  /* in words */
+    uint32_t *cnt;              /* per class: tokens in its evaluated set */
+    uint32_t cap_cnt;
+    struct gls_ref *refs;       /* registries of the chunks being collected */
+    uint32_t n_refs, cap_refs;
+};
+
+static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem) {
+    if (need <= *cap)
+        return p;
+    uint32_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *q = goldi_alloc(elem * n);
+    if (p) {
+        goldi_memcpy(q, p, elem * *cap);
+        goldi_free(p);
+    }
+    *cap = n;
+    return q;
+}
+
+static uint64_t snap_hash(const struct gls_gc_scratch *sc, const struct gls_snap *s) {
+    uint64_t h = s->pos * 0x9E3779B97F4A7C15ull ^ s->owner;
+    for (uint32_t i = 0; i < s->n_tok; i++)
+        h = (h ^ sc->toks[s->tok_off + i]) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 29);
+}
+
+static bool snap_same(const struct gls_gc_scratch *sc, const struct gls_snap *a, const struct gls_snap *b) {
+    if (a->pos != b->pos || a->n_tok != b->n_tok)
+        return false;
+    if (!a->n_tok)
+        return a->owner == b->owner;
+    for (uint32_t i = 0; i < a->n_tok; i++)
+        if (sc->toks[a->tok_off + i] != sc->toks[b->tok_off + i])
+            return false;
+    return true;
+}
+
+/* Step 1: snapshot every live entry registered in chunks [c0, c1), one granule lock at a time. */
+static void gc_snapshot(struct gls_engine *g, uint64_t c0, uint64_t c1, const struct gls_ref *refs,
+                        uint32_t n_refs) {
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    sc->n_snap = sc->n_toks = 0;
+    for (uint32_t i = 0; i < n_refs; i++) {
+        struct gls_entry *e = refs[i].e;
+        uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
+        if (atomic_load_explicit(&e->gen, memory_order_acquire) != refs[i].gen)
+            continue;
+        goldi_spinlock_t *lk = goldi_granule_lock(addr);
+        goldi_spin_lock(lk);
+        /* gen unchanged => e was not freed, so addr named the right lock */
+        uint64_t pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
+        if (atomic_load_explicit(&e->gen, memory_order_acquire) == refs[i].gen &&
+            (pos >> GLS_CHUNK_BITS) >= c0 && (pos >> GLS_CHUNK_BITS) < c1) {
+            sc->snap = grow(sc->snap, &sc->cap_snap, sc->n_snap + 1, sizeof *sc->snap);
+            struct gls_snap *s = &sc->snap[sc->n_snap++];
+            s->e = e;
+            s->gen = refs[i].gen;
+            s->seq = atomic_load_explicit(&e->seq, memory_order_relaxed);
+            s->pos = pos;
+            s->owner = e->owner;
+            s->tok_off = sc->n_toks;
+            s->n_tok = e->mat ? e->mat->n : 0;
+            if (s->n_tok) {
+                sc->toks = grow(sc->toks, &sc->cap_toks, sc->n_toks + s->n_tok, sizeof *sc->toks);
+                goldi_memcpy(&sc->toks[sc->n_toks], e->mat->tok, sizeof(uint64_t) * s->n_tok);
+                sc->n_toks += s->n_tok;
+            }
+        }
+        goldi_spin_unlock(lk);
+    }
+}
+
+/* Step 2: group equal (pos, initial set): such entries have equal sets at
+ * every later point, so each class is walked once (entries moved by one GC
+ * run share their new pos, so classes stay few). */
+static void gc_dedup(struct gls_gc_scratch *sc) {
+    uint32_t cap = 16;
+    while (cap < sc->n_snap * 2)
+        cap *= 2;
+    if (cap > sc->cap_ht) {
+        goldi_free(sc->ht);
+        sc->ht = goldi_alloc(sizeof *sc->ht * cap);
+        sc->cap_ht = cap;
+    }
+    cap = sc->cap_ht;
+    goldi_memset(sc->ht, 0, sizeof *sc->ht * cap);
+    sc->n_uniq = 0;
+    for (uint32_t i = 0; i < sc->n_snap; i++) {
+        struct gls_snap *s = &sc->snap[i];
+        for (uint32_t h = (uint32_t)snap_hash(sc, s) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+            if (!sc->ht[h]) {
+                sc->uniq = grow(sc->uniq, &sc->cap_uniq, sc->n_uniq + 1, sizeof *sc->uniq);
+                sc->uniq[sc->n_uniq].rep = i;
+                s->uniq = sc->n_uniq++;
+                sc->ht[h] = s->uniq + 1;
+                break;
+            }
+            uint32_t u = sc->ht[h] - 1;
+            if (snap_same(sc, &sc->snap[sc->uniq[u].rep], s)) {
+                s->uniq = u;
+                break;
+            }
+        }
+    }
+}
+
+/* Step 3: evaluate every class in ONE walk with rows of w = ceil(classes/64)
+ * words per token (the 64-bit walk generalised): a cell whose condition token
+ * is in no set costs one lookup however many sets are evaluated, so the GC
+ * costs O(cells walked) per run and not O(cells x classes / 64). The walk
+ * stops at the first unwritten cell (never skips one: the result must be exact
+ * up to the new pos). */
+static uint64_t *row_at(struct gls_gc_scratch *sc, uint64_t r, uint32_t w) { return &sc->rows[(r - 1) * w]; }
+
+static uint64_t row_new(struct gls_gc_scratch *sc, uint32_t w) {
+    sc->rows = grow(sc->rows, &sc->cap_rows, sc->n_rows + w, sizeof *sc->rows);
+    goldi_memset(&sc->rows[sc->n_rows], 0, sizeof(uint64_t) * w);
+    sc->n_rows += w;
+    return sc->n_rows / w;   /* row index + 1 */
+}
+
+static uint64_t row_get(struct gls_map *m, struct gls_gc_scratch *sc, uint64_t tok, uint32_t w) {
+    uint64_t *slot = gls_map_slot(m, tok);
+    if (!*slot) {
+        uint64_t r = row_new(sc, w);
+        *gls_map_slot(m, tok) = r;
+        return r;
+    }
+    return *slot;
+}
+
+static void gc_eval(struct gls_engine *g, uint64_t c1, uint64_t end) {
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    struct gls_map *m = &g->gc_map;
+    uint32_t n = sc->n_uniq, w = (n + 63) / 64;
+    /* order classes by pos (shell sort) */
+    sc->ord = grow(sc->ord, &sc->cap_ord, n, sizeof *sc->ord);
+    for (uint32_t i = 0; i < n; i++)
+        sc->ord[i] = i;
+#define UPOS(k) (sc->snap[sc->uniq[sc->ord[k]].rep].pos)
+    for (uint32_t gap = n / 2; gap; gap /= 2)
+        for (uint32_t i = gap; i < n; i++)
+            for (uint32_t j = i; j >= gap && UPOS(j - gap) > UPOS(j); j -= gap) {
+                uint32_t t = sc->ord[j];
+                sc->ord[j] = sc->ord[j - gap];
+                sc->ord[j - gap] = t;
+            }
+    gls_map_clear(m);
+    sc->n_rows = 0;
+    uint32_t next = 0;
+    uint64_t id = UPOS(0), walked = 0;
+    struct gls_list *l = g->list;
+    for (;;) {
+        while (next < n && UPOS(next) <= id) {
+            const struct gls_snap *s = &sc->snap[sc->uniq[sc->ord[next]].rep];
+            uint64_t bit = UINT64_C(1) << (next & 63);
+            if (s->n_tok) {
+                for (uint32_t k = 0; k < s->n_tok; k++)
+                    row_at(sc, row_get(m, sc, sc->toks[s->tok_off + k], w), w)[next / 64] |= bit;
+            } else {
+                row_at(sc, row_get(m, sc, gls_tok(GLS_TK_THREAD, s->owner), w), w)[next / 64] |= bit;
+            }
+            next++;
+        }
+        if (id >= end)
+            break;
+        uint64_t c = id >> GLS_CHUNK_BITS;
+        uint64_t lim = (c + 1) << GLS_CHUNK_BITS;
+        if (lim > end)
+            lim = end;
+        if (next < n && UPOS(next) < lim)
+            lim = UPOS(next);
+        struct gls_slot *sl = gls_list_peek(l, c);
+        if (!sl)
+            break;
+        struct gls_cell *cells = atomic_load_explicit(&sl->cells, memory_order_acquire);
+        for (; id < lim; id++) {
+            struct gls_cell *cell = &cells[id & (GLS_CHUNK - 1)];
+            uint64_t a = atomic_load_explicit(&cell->a, memory_order_acquire);
+            if (!a)
+                goto out;
+            walked++;
+            uint64_t b = cell->b & ~GLS_OP_STORE;
+            uint64_t ra = gls_map_get(m, a);
+            if (cell->b & GLS_OP_STORE) {
+                uint64_t rb = gls_map_get(m, b);
+                if (!ra && !rb)
+                    continue;
+                if (!rb)
+                    rb = row_get(m, sc, b, w);
+                uint64_t *pb = row_at(sc, rb, w);
+                for (uint32_t k = 0; k < w; k++)
+                    pb[k] = ra ? row_at(sc, ra, w)[k] : 0;
+            } else if (ra) {
+                uint64_t rb = row_get(m, sc, b, w);
+                uint64_t *pa = row_at(sc, ra, w), *pb = row_at(sc, rb, w);
+                for (uint32_t k = 0; k < w; k++)
+                    pb[k] |= pa[k];
+            }
+        }
+    }
+out:
+#undef UPOS
+    stat(g, 0, GLS_ST_GC_CELLS, walked);
+    /* The collected chunks are fully written, so the walk got past them. */
+    GOLDI_CHECK_OP(id, >=, c1 << GLS_CHUNK_BITS);
+    /* Extract the sets: count per class, then fill sc->out, then sort each. */
+    sc->cnt = grow(sc->cnt, &sc->cap_cnt, n, sizeof *sc->cnt);
+    goldi_memset(sc->cnt, 0, sizeof *sc->cnt * n);
+    for (uint32_t i = 0; i < m->n; i++) {
+        const uint64_t *row = row_at(sc, m->kv[m->used[i]].mask, w);
+        for (uint32_t k = 0; k < w; k++)
+            for (uint64_t bits = row[k]; bits; bits &= bits - 1)
+                sc->cnt[k * 64 + (uint32_t)__builtin_ctzll(bits)]++;
+    }
+    uint32_t total = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        struct gls_uniq *u = &sc->uniq[sc->ord[k]];
+        u->out_off = total;
+        u->out_n = 0;
+        u->stop = id;
+        total += sc->cnt[k];
+    }
+    sc->out = grow(sc->out, &sc->cap_out, total, sizeof *sc->out);
+    for (uint32_t i = 0; i < m->n; i++) {
+        const struct gls_kv *kv = &m->kv[m->used[i]];
+        const uint64_t *row = row_at(sc, kv->mask, w);
+        for (uint32_t k = 0; k < w; k++)
+            for (uint64_t bits = row[k]; bits; bits &= bits - 1) {
+                struct gls_uniq *u = &sc->uniq[sc->ord[k * 64 + (uint32_t)__builtin_ctzll(bits)]];
+                uint64_t *o = &sc->out[u->out_off];
+                uint32_t p = u->out_n++;
+                while (p > 0 && o[p - 1] > kv->key) {   /* sorted insert: sets are small */
+                    o[p] = o[p - 1];
+                    p--;
+                }
+                o[p] = kv->key;
+            }
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        struct gls_uniq *u = &sc->uniq[k];
+        u->any = set_is_any(g, &sc->out[u->out_off], u->out_n);
+    }
+}
+
+/* Step 4: install the evaluated sets, re-validating each entry under its lock
+ * (an entry accessed since the snapshot already moved on by itself). */
+static void gc_install(struct gls_engine *g) {
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    for (uint32_t i = 0; i < sc->n_snap; i++) {
+        struct gls_snap *s = &sc->snap[i];
+        const struct gls_uniq *u = &sc->uniq[s->uniq];
+        struct gls_entry *e = s->e;
+        struct gls_mat *mat = u->any ? NULL : gls_mat_new(&sc->out[u->out_off], u->out_n);
+        goldi_spinlock_t *lk = goldi_granule_lock(atomic_load_explicit(&e->addr, memory_order_relaxed));
+        goldi_spin_lock(lk);
+        if (atomic_load_explicit(&e->gen, memory_order_acquire) == s->gen &&
+            atomic_load_explicit(&e->seq, memory_order_relaxed) == s->seq) {
+            if (u->any) {
+                drop_entry_locked(g, e);
+                stat(g, 0, GLS_ST_ANY, 1);
+            } else {
+                gls_mat_free(e->mat);
+                e->mat = mat;
+                mat = NULL;
+                gls_list_place_at(g->list, e, u->stop);
+                stat(g, 0, GLS_ST_MATERIALISED, 1);
+            }
+        }
+        goldi_spin_unlock(lk);
+        gls_mat_free(mat);
+    }
+}
+
+/* Moves every live entry registered in chunks [c0, c1) past them. */
+static void gc_range(struct gls_engine *g, uint64_t c0, uint64_t c1) {
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    gc_snapshot(g, c0, c1, sc->refs, sc->n_refs);
+    if (!sc->n_snap)
+        return;
+    gc_dedup(sc);
+    gc_eval(g, c1, atomic_load(&g->list->tail));
+    gc_install(g);
+}
+
+/* When the list holds more than GLS_BUDGET cells, collect the oldest chunks
+ * down to GLS_BUDGET/2 in one run (one walk over at most GLS_BUDGET cells per
+ * GLS_BUDGET/2 appended: amortised O(1) per cell). Only fully written chunks
+ * are collected. Holds gc_lock (trylock: one GC at a time, nobody waits), and
+ * granule locks one at a time. */
+static void gc_try(struct gls_engine *g) {
+    struct gls_list *l = g->list;
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    if (!goldi_spin_trylock(&g->gc_lock))
+        return;
+    uint64_t c0 = atomic_load(&l->oldest), tail = atomic_load(&l->tail);
+    if (tail - (c0 << GLS_CHUNK_BITS) > GLS_BUDGET) {
+        uint64_t c1 = (tail - GLS_BUDGET / 2) >> GLS_CHUNK_BITS;
+        for (uint64_t c = c0; c < c1; c++) {
+            struct gls_slot *s = gls_list_peek(l, c);
+            if (!s || atomic_load_explicit(&s->n_written, memory_order_acquire) != GLS_CHUNK) {
+                c1 = c;   /* an append is in flight: collect up to it */
+                break;
+            }
+        }
+        sc->n_refs = 0;
+        for (uint64_t c = c0; c < c1; c++) {
+            uint32_t n;
+            struct gls_ref *r = gls_list_close(l, gls_list_peek(l, c), &n);
+            sc->refs = grow(sc->refs, &sc->cap_refs, sc->n_refs + n, sizeof *sc->refs);
+            if (n)
+                goldi_memcpy(&sc->refs[sc->n_refs], r, sizeof *r * n);
+            sc->n_refs += n;
+            goldi_free(r);
+        }
+        if (c1 > c0) {
+            gc_range(g, c0, c1);
+            for (uint64_t c = c0; c < c1; c++)
+                gls_list_free_chunk(l, gls_list_peek(l, c), c);
+            stat(g, 0, GLS_ST_GC_RUNS, 1);
+        }
+    }
+    goldi_spin_unlock(&g->gc_lock);
+}
+
+/* --- sync events: token rules of ALGORITHMS.md 2.3 -------------------------------------------- */
+
+static void append(struct gls_engine *g, goldi_tid_t t, uint64_t a, uint64_t b) {
+    uint64_t id = gls_list_append(g->list, a, b);
+    stat(g, t, GLS_ST_CELLS, 1);
+    if ((id & (GLS_CHUNK - 1)) == 0) {
+        struct gls_list *l = g->list;
+        uint64_t live = id + 1 - (atomic_load(&l->oldest) << GLS_CHUNK_BITS);
+        uint64_t peak = atomic_load_explicit(&g->cells_peak, memory_order_relaxed);
+        while (live > peak && !atomic_compare_exchange_weak(&g->cells_peak, &peak, live))
+            ;
+        if (live > GLS_BUDGET)
+            gc_try(g);
+    }
+}
+
+static uint64_t sync_tok(const struct goldi_token *tok) {
+    GOLDI_CHECK_OP(tok->id, <, UINT64_C(1) << 61);
+    return gls_tok(GLS_TK_SYNC, tok->id);
+}
+
+static void do_step(struct gls_engine *g, goldi_tid_t t, const struct goldi_hb_step *s) {
+    uint64_t tt = gls_tok(GLS_TK_THREAD, t);
+    switch ((enum goldi_hb_op)s->op) {
+    case GOLDI_HB_ACQ:              /* sink: o in LS => add t */
+        append(g, t, sync_tok(s->tok), tt);
+        break;
+    case GOLDI_HB_REL_STORE:        /* source: t in LS => add o */
+    case GOLDI_HB_REL_JOIN:
+        append(g, t, tt, sync_tok(s->tok));
+        break;
+    case GOLDI_HB_FORK:             /* t in LS => add child */
+        append(g, t, tt, gls_tok(GLS_TK_THREAD, s->other->tid));
+        break;
+    case GOLDI_HB_JOIN:             /* child in LS => add t */
+        append(g, t, gls_tok(GLS_TK_THREAD, s->other->tid), tt);
+        break;
+    case GOLDI_HB_EXIT:             /* X_t := C_t: the thread token stays */
+        break;
+    case GOLDI_HB_ATOMIC_LOAD:      /* A in LS => add (acquire ? t : Facq(t)) */
+        append(g, t, sync_tok(s->tok), s->strong ? tt : gls_tok(GLS_TK_FACQ, t));
+        break;
+    case GOLDI_HB_ATOMIC_STORE:     /* (release ? t : Frel(t)) in LS ? add A : remove A */
+        append(g, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok) | GLS_OP_STORE);
+        break;
+    case GOLDI_HB_ATOMIC_RMW:       /* write half: (release ? t : Frel(t)) in LS => add A */
+        append(g, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok));
+        break;
+    case GOLDI_HB_FENCE_ACQ:        /* Facq(t) in LS => add t */
+        append(g, t, gls_tok(GLS_TK_FACQ, t), tt);
+        break;
+    case GOLDI_HB_FENCE_REL:        /* t in LS => add Frel(t) (Frel_t := C_t only grows) */
+        append(g, t, tt, gls_tok(GLS_TK_FREL, t));
+        break;
+    }
+}
+
+static void gls_on_event(void *self, const struct goldi_event *ev) {
+    struct gls_engine *g = self;
+    struct goldi_thr *thr = ev->thr;
+    thr_state(g, thr);
+    /* The child is live before its FORK cell exists (see set_is_any). */
+    if (ev->kind == GOLDI_EV_FORK && ev->other)
+        thr_mark_live(g, ev->other->tid);
+    struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
+    int n = goldi_event_hb_steps(ev, steps);
+    for (int i = 0; i < n; i++)
+        do_step(g, thr->tid, &steps[i]);
+    if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
+        goldi_shadow_for_each(g->env.plane, ev->addr, ev->size, reset_byte, g);
+    if (ev->kind == GOLDI_EV_EXIT)
+        thr_mark_dead(g, thr->tid);
+}
+
+static void gls_on_thr_free(void *self, struct goldi_thr *thr) {
+    struct gls_engine *g = self;
+    struct gls_thr *s = thr->estate[g->env.index];
+    if (!s)
+        return;
+    gls_map_destroy(&s->map);
+    goldi_free(s->sc);
+    goldi_free(s);
+    thr->estate[g->env.index] = NULL;
+}
+
+/* --- ops ------------------------------------------------------------------------------------------ */
+
+/* Fork safety: the GC (which takes granule locks) must not be running, and
+ * no thread may hold the entry pool lock (taken under granule locks). */
+static struct gls_engine *fork_engine;
+static void gls_fork_gc_lock(void) { goldi_spin_lock(&fork_engine->gc_lock); }
+static void gls_fork_gc_unlock(void) { goldi_spin_unlock(&fork_engine->gc_lock); }
+static void gls_fork_pool_lock(void) { goldi_spin_lock(&fork_engine->pool_lock); }
+static void gls_fork_pool_unlock(void) { goldi_spin_unlock(&fork_engine->pool_lock); }
+
+static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *sink) {
+    struct gls_engine *g = goldi_alloc(sizeof *g);
+    g->env = *env;
+    g->list = goldi_alloc(sizeof *g->list);
+    gls_list_init(g->list);
+    gls_map_init(&g->gc_map);
+    g->gc_scratch = goldi_alloc(sizeof *g->gc_scratch);
+    sink->self = g;
+    sink->on_access = gls_on_access;
+    sink->on_event = gls_on_event;
+    sink->on_thr_free = gls_on_thr_free;
+    if (!fork_engine) {
+        fork_engine = g;
+        goldi_atfork_register(GOLDI_ATFORK_ENGINE, gls_fork_gc_lock, gls_fork_gc_unlock, gls_fork_gc_unlock);
+        goldi_atfork_register(GOLDI_ATFORK_GRANULE + 5, gls_fork_pool_lock, gls_fork_pool_unlock,
+                              gls_fork_pool_unlock);
+    }
+}
+
+static void gls_stats(void *self, void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx) {
+    struct gls_engine *g = self;
+    struct gls_list *l = g->list;
+    for (unsigned k = 0; k < GLS_ST_COUNT; k++) {
+        uint64_t v = 0;
+        for (unsigned s = 0; s < GLS_SHARDS; s++)
+            v += atomic_load_explicit(&g->st[s].v[k], memory_order_relaxed);
+        emit(ctx, gls_stat_names[k], v);
+    }
+    uint64_t live = atomic_load(&l->tail) - (atomic_load(&l->oldest) << GLS_CHUNK_BITS);
+    uint64_t peak = atomic_load(&g->cells_peak);
+    emit(ctx, "goldilocks.cells_live", live);
+    emit(ctx, "goldilocks.cells_peak", peak > live ? peak : live);
+    emit(ctx, "goldilocks.chunks_live", atomic_load(&l->chunks_live));
+    emit(ctx, "goldilocks.cell_bytes_live", atomic_load(&l->bytes_live));
+    emit(ctx, "goldilocks.cell_bytes_peak", atomic_load(&l->bytes_peak));
+    emit(ctx, "goldilocks.registry_bytes_live", atomic_load(&l->reg_bytes));
+    emit(ctx, "goldilocks.entries_live", atomic_load(&g->entries_live));
+    emit(ctx, "goldilocks.threads_live", atomic_load(&g->n_live));
+}
+
+const struct goldi_engine_ops goldi_engine_goldilocks = {
+    .name = "goldilocks",
+    .summary = "Goldilocks: precise happens-before from lazily evaluated locksets (default)",
+    .create = gls_create,
+    .stats = gls_stats,
+};
