@@ -113,21 +113,26 @@ static void write_all(int fd, const char *p, size_t n) {
 
 /* --- pieces of a report ----------------------------------------------------- */
 
+/* Frames of the runtime itself (the thread trampoline, interceptors) mean
+ * nothing to the user: names starting with goldi_ or __tsan_ are hidden. */
+static bool is_runtime_frame(const struct goldi_frame *f) {
+    return f->function &&
+           (goldi_strncmp(f->function, "goldi_", 6) == 0 || goldi_strncmp(f->function, "__tsan_", 7) == 0);
+}
+
 /* One frame line: "#N function file:line (module+0xoff)"; unknown parts are
  * left out, an unknown function prints as its address. Every frame is a
  * return address (or a pc inside the call instruction), looked up at pc-1. */
-static void put_frame(struct sbuf *b, unsigned i, uintptr_t pc) {
-    struct goldi_frame f;
-    goldi_symbolize(pc, true, &f);
+static void put_frame(struct sbuf *b, unsigned i, const struct goldi_frame *f) {
     sb_printf(b, "    #%u ", i);
-    if (f.function)
-        sb_printf(b, "%s", f.function);
+    if (f->function)
+        sb_printf(b, "%s", f->function);
     else
-        sb_printf(b, "0x%lx", (unsigned long)f.pc);
-    if (f.file)
-        sb_printf(b, " %s:%d", f.file, f.line);
-    if (f.module)
-        sb_printf(b, " (%s+0x%lx)", f.module, (unsigned long)f.module_offset);
+        sb_printf(b, "0x%lx", (unsigned long)f->pc);
+    if (f->file)
+        sb_printf(b, " %s:%d", f->file, f->line);
+    if (f->module)
+        sb_printf(b, " (%s+0x%lx)", f->module, (unsigned long)f->module_offset);
     sb_printf(b, "\n");
 }
 
@@ -136,8 +141,15 @@ static void put_stack(struct sbuf *b, const uintptr_t *frames, uint32_t n) {
         sb_printf(b, "    [stack unavailable]\n");
         return;
     }
-    for (uint32_t i = 0; i < n; i++)
-        put_frame(b, i, frames[i]);
+    unsigned shown = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct goldi_frame f;
+        goldi_symbolize(frames[i], true, &f);
+        if (!is_runtime_frame(&f))
+            put_frame(b, shown++, &f);
+    }
+    if (!shown)
+        sb_printf(b, "    [stack unavailable]\n");
 }
 
 static void put_origin_stack(struct sbuf *b, goldi_origin_t id) {

@@ -79,7 +79,7 @@ static bool exit_key_ready(void) {
     return s == KEY_READY;
 }
 
-static void *trampoline(void *p) {
+static void *goldi_thread_trampoline(void *p) {
     struct start st = *(struct start *)p;
     goldi_free(p);
     goldi_rt_thread_start(st.t);
@@ -115,7 +115,7 @@ static int create(struct goldi_rt_thread *self, pthread_t *th, const pthread_att
     st->c11_fn = c11_fn;
     st->arg = arg;
 
-    int r = GOLDI_REAL(pthread_create)(th, attr, trampoline, st);
+    int r = GOLDI_REAL(pthread_create)(th, attr, goldi_thread_trampoline, st);
     if (r != 0) {
         /* The child never ran: drop its state like a joined thread's (no
          * JOIN event: nothing to order after). */
