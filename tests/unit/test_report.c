@@ -33,19 +33,19 @@ __attribute__((noinline)) uintptr_t goldi_test_ret_addr(void) {
 }
 static volatile int sink;
 static int target_a_line, target_b_line, target_c_line;
-__attribute__((noinline)) uintptr_t goldi_test_target_a(void) {
+__attribute__((noinline)) uintptr_t report_target_a(void) {
     target_a_line = __LINE__ + 1;
     uintptr_t pc = goldi_test_ret_addr();
     sink++;
     return pc;
 }
-__attribute__((noinline)) uintptr_t goldi_test_target_b(void) {
+__attribute__((noinline)) uintptr_t report_target_b(void) {
     target_b_line = __LINE__ + 1;
     uintptr_t pc = goldi_test_ret_addr();
     sink++;
     return pc;
 }
-__attribute__((noinline)) uintptr_t goldi_test_target_c(void) {
+__attribute__((noinline)) uintptr_t report_target_c(void) {
     target_c_line = __LINE__ + 1;
     uintptr_t pc = goldi_test_ret_addr();
     sink++;
@@ -166,7 +166,7 @@ CASE(report_symbolize_function) {
     EXPECT(goldi_symbolize(pc_a, true, &f));
     EXPECT(goldi_symbolize_have_libdw());
     EXPECT(f.pc == pc_a - 1);
-    EXPECT(f.function && strcmp(f.function, "goldi_test_target_a") == 0);
+    EXPECT(f.function && strcmp(f.function, "report_target_a") == 0);
     EXPECT(f.file && strstr(f.file, "test_report.c"));
     EXPECT(f.file && f.file[0] == '/');
     EXPECT(f.line == target_a_line);
@@ -226,15 +226,15 @@ CASE(report_text) {
     printf("%s", t);
     char buf[512];
     EXPECT(strncmp(t, "==================\nWARNING: Goldilocks: data race (pid=", 55) == 0);
-    snprintf(buf, sizeof buf, "  Write of size 4 at 0x%lx by thread T2:\n    #0 goldi_test_target_a /",
+    snprintf(buf, sizeof buf, "  Write of size 4 at 0x%lx by thread T2:\n    #0 report_target_a /",
              (unsigned long)&goldi_test_counter[1]);
     EXPECT_HAS(t, buf);
     snprintf(buf, sizeof buf, "test_report.c:%d (test_report+0x", target_a_line);
     EXPECT_HAS(t, buf);
-    snprintf(buf, sizeof buf, "    #1 goldi_test_target_c /");
+    snprintf(buf, sizeof buf, "    #1 report_target_c /");
     EXPECT_HAS(t, buf);
     EXPECT_HAS(t, "  Locks held by T2: none\n");
-    snprintf(buf, sizeof buf, "  Previous read of size 4 at 0x%lx by thread T1:\n    #0 goldi_test_target_b ",
+    snprintf(buf, sizeof buf, "  Previous read of size 4 at 0x%lx by thread T1:\n    #0 report_target_b ",
              (unsigned long)&goldi_test_counter[1]);
     EXPECT_HAS(t, buf);
     snprintf(buf, sizeof buf, "  Locks held by T1: mutex 0x%lx (write), rwlock 0x%lx (read)\n",
@@ -243,10 +243,10 @@ CASE(report_text) {
     snprintf(buf, sizeof buf, "  Location is global 'goldi_test_counter' of size 16 at 0x%lx (test_report+0x",
              (unsigned long)goldi_test_counter);
     EXPECT_HAS(t, buf);
-    EXPECT_HAS(t, "  Thread T2 (tid=4002, running) created by thread T1 at:\n    #0 goldi_test_target_b ");
-    EXPECT_HAS(t, "  Thread T1 (tid=4001, finished) created by main thread at:\n    #0 goldi_test_target_c ");
+    EXPECT_HAS(t, "  Thread T2 (tid=4002, running) created by thread T1 at:\n    #0 report_target_b ");
+    EXPECT_HAS(t, "  Thread T1 (tid=4001, finished) created by main thread at:\n    #0 report_target_c ");
     EXPECT_HAS(t, "  Ordering: test why: T2 not in lockset\n");
-    snprintf(buf, sizeof buf, "test_report.c:%d in goldi_test_target_a\n==================\n", target_a_line);
+    snprintf(buf, sizeof buf, "test_report.c:%d in report_target_a\n==================\n", target_a_line);
     EXPECT_HAS(t, "SUMMARY: Goldilocks: data race /");
     EXPECT_HAS(t, buf);
     /* the block order of the format */
@@ -279,7 +279,7 @@ CASE(report_text_variants) {
              (unsigned long)heap_block + 8);
     EXPECT_HAS(t, buf);
     snprintf(buf, sizeof buf, "  Location is heap block of size 64 at 0x%lx allocated by thread T1:\n"
-             "    #0 goldi_test_target_b ", (unsigned long)heap_block);
+             "    #0 report_target_b ", (unsigned long)heap_block);
     EXPECT_HAS(t, buf);
     EXPECT_HAS(t, "  Ordering: no happens-before order between the two accesses (test)\n");
     free(block);
@@ -415,9 +415,9 @@ int main(void) {
     if (out_fd < 0)
         return 2;
     unlink(out_path);
-    pc_a = goldi_test_target_a();
-    pc_b = goldi_test_target_b();
-    pc_c = goldi_test_target_c();
+    pc_a = report_target_a();
+    pc_b = report_target_b();
+    pc_c = report_target_c();
     make_origins();
     RUN(report_symbolize_function);
     RUN(report_symbolize_data);
