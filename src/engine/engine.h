@@ -40,6 +40,13 @@ struct goldi_engine_ops {
 
 extern const struct goldi_engine_ops goldi_engine_goldilocks;
 extern const struct goldi_engine_ops goldi_engine_vc;
+extern const struct goldi_engine_ops goldi_engine_fasttrack;
+extern const struct goldi_engine_ops goldi_engine_jrf;
+extern const struct goldi_engine_ops goldi_engine_eraser;
+extern const struct goldi_engine_ops goldi_engine_hybrid_short;
+extern const struct goldi_engine_ops goldi_engine_hybrid_long;
+extern const struct goldi_engine_ops goldi_engine_fastrcd;
+extern const struct goldi_engine_ops goldi_engine_valor;
 
 /* All engines, for name lookup and help; NULL-terminated. */
 extern const struct goldi_engine_ops *const goldi_engines[];

@@ -5,6 +5,13 @@
 const struct goldi_engine_ops *const goldi_engines[] = {
     &goldi_engine_goldilocks,
     &goldi_engine_vc,
+    &goldi_engine_fasttrack,
+    &goldi_engine_jrf,
+    &goldi_engine_eraser,
+    &goldi_engine_hybrid_short,
+    &goldi_engine_hybrid_long,
+    &goldi_engine_fastrcd,
+    &goldi_engine_valor,
     NULL,
 };
 

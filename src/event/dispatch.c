@@ -6,11 +6,11 @@
 #include "sync.h"
 #include "../shadow/shadow.h"
 
-static struct goldi_sink *sinks[GOLDI_MAX_ENGINES];
+static struct goldi_sink *sinks[GOLDI_MAX_SINKS];
 static unsigned n_sinks;
 
 void goldi_dispatch_attach(struct goldi_sink *s) {
-    GOLDI_CHECK_OP(n_sinks, <, GOLDI_MAX_ENGINES);
+    GOLDI_CHECK_OP(n_sinks, <, GOLDI_MAX_SINKS);
     sinks[n_sinks++] = s;
 }
 

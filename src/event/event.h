@@ -42,7 +42,8 @@ enum goldi_sync_kind {
     GOLDI_SYNC_SEM, GOLDI_SYNC_ONCE, GOLDI_SYNC_ATOMIC, GOLDI_SYNC_KIND_COUNT
 };
 
-#define GOLDI_MAX_ENGINES 8
+#define GOLDI_MAX_ENGINES 12   /* engines running at once (engine=a,b,...) */
+#define GOLDI_MAX_SINKS 16     /* engines plus trace writer, explorer, ... */
 #define GOLDI_MAX_HELD 32     /* locks held at once that are tracked per thread */
 #define GOLDI_MAX_STACK 128   /* shadow call stack depth kept for reports */
 

@@ -15,7 +15,7 @@
 #include "../base/base.h"
 #include "../base/spinlock.h"
 
-#define GOLDI_SHADOW_MAX_PLANES 8
+#define GOLDI_SHADOW_MAX_PLANES 16
 #define GOLDI_GRANULE 8u
 #define GOLDI_SHADOW_LEAF_BITS 16
 #define GOLDI_SHADOW_L2_BITS 14
