@@ -82,6 +82,8 @@ static void dispatch_access(const struct goldi_event *ev) {
 
 void goldi_dispatch(const struct goldi_event *ev) {
     struct goldi_thr *thr = ev->thr;
+    if (ev->kind != GOLDI_EV_READ && ev->kind != GOLDI_EV_WRITE)
+        thr->sync_epoch++;
     switch ((enum goldi_event_kind)ev->kind) {
     case GOLDI_EV_LOCK_ACQ:
         held_add(thr, ev->obj, ev->mode);
@@ -91,6 +93,10 @@ void goldi_dispatch(const struct goldi_event *ev) {
         break;
     case GOLDI_EV_BAR_ARRIVE:
         barrier_generation(ev);
+        break;
+    case GOLDI_EV_ATOMIC_STORE:
+    case GOLDI_EV_ATOMIC_RMW:
+        ev->obj->n_stores++;   /* the caller holds ev->obj->lock */
         break;
     default:
         break;

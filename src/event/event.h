@@ -73,6 +73,8 @@ struct goldi_sync {
     uint64_t bar_arrivals;      /* barrier: arrivals so far (generation = arrivals / count) */
     goldi_tid_t owner;          /* recursive mutex: owner, or GOLDI_TID_NONE */
     uint32_t depth;             /* recursive mutex: nesting level of the owner */
+    uint64_t n_stores;          /* atomic: stores and RMWs dispatched so far (kept by
+                                   the dispatcher, under lock) */
 };
 
 struct goldi_held {
@@ -94,6 +96,10 @@ struct goldi_thr {
     uint32_t stack_version;                /* bumped on every push/pop (origin cache key) */
     uintptr_t stack[GOLDI_MAX_STACK];      /* return addresses from __tsan_func_entry */
     uint32_t create_origin;                /* origin of the pthread_create call (reports) */
+    uint32_t sync_epoch;                   /* bumped by the dispatcher at every event of this
+                                              thread that is not a plain READ/WRITE: two plain
+                                              accesses with equal sync_epoch have no event of
+                                              their thread between them (access filter) */
     /* origin cache: last (pc, size, flags, versions) -> origin */
     uintptr_t oc_pc;
     uint32_t oc_key, oc_stack_version, oc_held_version, oc_origin;

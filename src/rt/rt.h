@@ -7,6 +7,22 @@
 #include "../event/event.h"
 #include "options.h"
 
+/* Same-epoch access filter (rt/abi/access.c): the plain accesses this thread
+ * made since its last synchronization event. A repeated access that is
+ * covered (same start address, no larger, and a read if the cached one was a
+ * read) cannot be the first race on its bytes: any conflicting access by
+ * another thread in between was itself checked against the cached access and
+ * reported, and without an event of this thread in between happens-before
+ * relations of this thread are unchanged (FastTrack's [READ/WRITE SAME EPOCH]
+ * for every engine at once). Direct-mapped, overwritten on collision. */
+#define GOLDI_FILTER_BITS 7
+struct goldi_filter_entry {
+    uintptr_t addr;         /* start address of the cached access */
+    uint32_t epoch;         /* thr.sync_epoch when it was checked */
+    uint16_t size;          /* bytes */
+    uint16_t write;         /* 1: write (covers reads too) */
+};
+
 /* Per-thread runtime state. The first cache line holds what the access fast
  * path reads: keep it that way. */
 struct goldi_rt_thread {
@@ -15,6 +31,8 @@ struct goldi_rt_thread {
                                signal handler that interrupted it, ignored region) */
     uint32_t in_rt;         /* >0: the runtime itself is running on this thread;
                                interceptors pass straight through */
+    bool filter_off;        /* filter disabled (option filter=0) */
+    struct goldi_filter_entry filter[1u << GOLDI_FILTER_BITS];
     /* --- cold --- */
     struct goldi_thr thr;   /* what engines see (tid, held locks, shadow stack) */
     uintptr_t pthread;      /* pthread_t of this thread */
@@ -26,6 +44,12 @@ struct goldi_rt_thread {
     struct goldi_rt_thread *next;   /* registry list (thread.c) */
     int os_tid;                     /* kernel tid (reports); set by goldi_rt_thread_start */
     uint32_t ignore_user;           /* part of ignore owned by __tsan_ignore_thread_begin/end */
+    /* The last atomic read this thread dispatched (rt/abi/atomic.c): a spin
+     * loop re-reading a location nobody stored to since is not re-dispatched. */
+    uintptr_t ll_addr;
+    uint64_t ll_token, ll_stores;
+    uint32_t ll_epoch, ll_size;
+    uint8_t ll_kind, ll_mo;
 };
 
 /* The calling thread's state; NULL before the runtime initialised it. */

@@ -84,6 +84,7 @@ static void unlink_locked(struct goldi_rt_thread *t) {
 struct goldi_rt_thread *goldi_rt_thread_new(void) {
     struct goldi_rt_thread *t = goldi_alloc(sizeof *t);
     struct goldi_rt_thread *parent = goldi_cur;
+    t->filter_off = !goldi_opts.filter;
     t->thr.tid = atomic_fetch_add_explicit(&next_tid, 1, memory_order_relaxed);
     t->thr.parent = parent ? parent->thr.tid : GOLDI_TID_NONE;
     goldi_spin_lock(&reg_lock);
@@ -140,6 +141,18 @@ void goldi_rt_thread_start(struct goldi_rt_thread *t) {
     }
     set_tls_bounds(t);
     goldi_rt_leave(self);
+    /* glibc caches the stacks of finished threads and hands them to new ones:
+     * the stack (and the static TLS inside its mapping) starts a fresh
+     * lifetime, or the new thread would inherit the dead thread's history
+     * with no happens-before edge between them. */
+    if (t->stack_hi > t->stack_lo && t->stack_hi - t->stack_lo < ((uint64_t)1 << 32)) {
+        struct goldi_event ev = {
+            .kind = GOLDI_EV_ALLOC,
+            .addr = t->stack_lo,
+            .size = (uint32_t)(t->stack_hi - t->stack_lo),
+        };
+        goldi_rt_emit(&ev);
+    }
 }
 
 static int tls_phdr_cb(struct dl_phdr_info *info, size_t size, void *ctx) {

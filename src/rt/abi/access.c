@@ -31,7 +31,19 @@ GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uint
     struct goldi_rt_thread *t = goldi_cur;
     if (!t || t->ignore)
         return;
+    uint16_t write = kind == GOLDI_EV_WRITE;
+    struct goldi_filter_entry *f =
+        &t->filter[(addr ^ (addr >> GOLDI_FILTER_BITS)) & ((1u << GOLDI_FILTER_BITS) - 1)];
+    uint32_t epoch = t->thr.sync_epoch;
+    if (f->addr == addr && f->epoch == epoch && f->size >= size && f->write >= write)
+        return;
     access_slow(t, addr, size, kind, 0, pc);
+    if (!t->filter_off) {
+        f->addr = addr;
+        f->epoch = epoch;
+        f->size = (uint16_t)size;
+        f->write = write;
+    }
 }
 
 #define R GOLDI_EV_READ

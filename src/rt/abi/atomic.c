@@ -26,9 +26,28 @@ GOLDI_INLINE struct goldi_sync *section_begin(struct goldi_rt_thread *t, const v
     return o;
 }
 
+/* An atomic read repeating this thread's previous event exactly (same
+ * location, size, kind and order; no store to the location since; no other
+ * event of this thread in between) changes nothing for any engine: the
+ * happens-before steps join the same unchanged clocks, and the access check
+ * sees the same history (a conflicting write in between would have been
+ * checked against the first read). Spin loops on atomics stay cheap. */
+GOLDI_INLINE bool repeated_read(struct goldi_rt_thread *t, struct goldi_sync *o, enum goldi_event_kind kind,
+                                uintptr_t a, uint32_t size, unsigned mo) {
+    return t->ll_addr == a && t->ll_epoch == t->thr.sync_epoch && t->ll_stores == o->n_stores &&
+           t->ll_token == o->tok[0].id && t->ll_kind == kind && t->ll_mo == mo && t->ll_size == size;
+}
+
 static GOLDI_NOINLINE void section_end(struct goldi_rt_thread *t, struct goldi_sync *o,
                                        enum goldi_event_kind kind, const volatile void *a,
                                        uint32_t size, unsigned mo, uintptr_t pc) {
+    bool is_read = kind == GOLDI_EV_ATOMIC_LOAD || kind == GOLDI_EV_ATOMIC_CASFAIL;
+    if (is_read && repeated_read(t, o, kind, (uintptr_t)a, size, mo)) {
+        goldi_spin_unlock(&o->lock);
+        t->in_rt--;
+        t->ignore--;
+        return;
+    }
     struct goldi_event ev = {
         .kind = (uint8_t)kind,
         .mo = (uint8_t)mo,
@@ -39,6 +58,15 @@ static GOLDI_NOINLINE void section_end(struct goldi_rt_thread *t, struct goldi_s
         .obj = o,
     };
     goldi_dispatch(&ev);
+    if (is_read) {
+        t->ll_addr = (uintptr_t)a;
+        t->ll_epoch = t->thr.sync_epoch;
+        t->ll_stores = o->n_stores;
+        t->ll_token = o->tok[0].id;
+        t->ll_kind = (uint8_t)kind;
+        t->ll_mo = (uint8_t)mo;
+        t->ll_size = size;
+    }
     goldi_spin_unlock(&o->lock);
     t->in_rt--;
     t->ignore--;
