@@ -9,6 +9,7 @@
 #include "../event/sync.h"
 #include "../platform/platform.h"
 #include "../report/report.h"
+#include "../trace/writer.h"   /* trace_out= (goldi record) attaches the trace writer */
 
 #include <stdio.h>    /* fflush(NULL) at exit only */
 #include <stdlib.h>   /* atexit */
@@ -90,6 +91,9 @@ static void finish_once(void) {
         return;
     if (goldi_opts.print_stats)
         print_stats();
+    if (goldi_opts.trace_out[0] && goldi_trace_writer_finish() < 0)
+        goldi_fdprintf(2, "goldi: warning: trace_out '%s': writing the trace failed (disk full?)\n",
+                       goldi_opts.trace_out);
     goldi_report_finish();
     if (goldi_opts.verbosity >= 1)
         goldi_fdprintf(report_fd, "goldi: finished, %llu race(s) reported, pid %d\n",
@@ -103,6 +107,11 @@ static void finish_once(void) {
 void goldi_rt_finish(int *status) {
     if (!goldi_rt_initialized())
         return;
+    /* The main thread ends here: engines that check at thread end (Valor's
+     * read validation) must see it. Other threads calling exit() keep their
+     * state: the process ends with them mid-flight. */
+    if (goldi_cur && goldi_cur->thr.tid == 0)
+        goldi_rt_thread_exit();
     struct goldi_rt_thread *t = goldi_rt_enter();
     finish_once();
     if (goldi_report_count() > 0) {
@@ -142,6 +151,53 @@ static void start_engines(void) {
     }
 }
 
+/* What the trace writer records about a thread beyond struct goldi_thr. Called
+ * on thr's own thread at its first event. */
+static void trace_thread_info(struct goldi_thr *thr, struct goldi_trace_thread_info *out) {
+    struct goldi_rt_thread *t =
+        (struct goldi_rt_thread *)((char *)thr - __builtin_offsetof(struct goldi_rt_thread, thr));
+    out->os_tid = t->os_tid ? t->os_tid : goldi_os_gettid();
+    out->stack_lo = t->stack_lo;
+    out->stack_hi = t->stack_hi;
+    out->tls_lo = t->tls_lo;
+    out->tls_hi = t->tls_hi;
+}
+
+/* trace_out=FILE: attach the trace writer after the engines. `goldi record`
+ * also sets GOLDI_TRACE_PID to the recorded program's pid, so instrumented
+ * programs it starts (same environment) do not overwrite the trace. */
+static void start_trace(void) {
+    const char *path = goldi_opts.trace_out;
+    if (!path[0])
+        return;
+    const char *owner = goldi_os_getenv("GOLDI_TRACE_PID");
+    if (owner && owner[0]) {
+        long pid = 0;
+        for (const char *c = owner; *c >= '0' && *c <= '9'; c++)
+            pid = pid * 10 + (*c - '0');
+        if (pid != goldi_os_getpid()) {
+            if (goldi_opts.verbosity >= 1)
+                goldi_fdprintf(report_fd, "goldi: not recording pid %d: trace_out belongs to pid %ld\n",
+                               goldi_os_getpid(), pid);
+            return;
+        }
+    }
+    int fd = goldi_os_create(path);
+    if (fd < 0) {
+        goldi_fdprintf(2, "goldi: error: cannot create trace_out '%s' (errno %d)\n", path, -fd);
+        goldi_os_exit(1);
+    }
+    static char tool[160];
+    goldi_snprintf(tool, sizeof tool, "goldi runtime (online engine=%s)", goldi_opts.engine);
+    struct goldi_trace_writer_config cfg = {
+        .fd = fd, .record_process = true, .tool = tool, .thread_info = trace_thread_info,
+    };
+    if (!goldi_trace_writer_start(&cfg)) {
+        goldi_fdprintf(2, "goldi: error: cannot write trace_out '%s'\n", path);
+        goldi_os_exit(1);
+    }
+}
+
 static void do_init(void) {
     /* T0 first, so the rest runs "inside the runtime": libc calls made below
      * (dl_iterate_phdr, atexit, user's goldi_default_options) pass through
@@ -166,6 +222,7 @@ static void do_init(void) {
     };
     goldi_report_init(&cfg);
     start_engines();
+    start_trace();
     /* registered first, so it runs after every handler the program adds */
     atexit(atexit_handler);
     if (goldi_opts.verbosity >= 1)
