@@ -101,6 +101,16 @@ void goldi_dispatch(const struct goldi_event *ev) {
     default:
         break;
     }
+    if (ev->kind == GOLDI_EV_ATOMIC_LOAD || ev->kind == GOLDI_EV_ATOMIC_CASFAIL ||
+        ev->kind == GOLDI_EV_ATOMIC_RMW) {
+        /* The read half first (see ATOMIC_READ_SYNC in hb.c). */
+        struct goldi_event sync = *ev;
+        sync.kind = GOLDI_EV_ATOMIC_READ_SYNC;
+        sync.flags |= GOLDI_EVF_DERIVED;
+        for (unsigned i = 0; i < n_sinks; i++)
+            if (sinks[i]->on_event)
+                sinks[i]->on_event(sinks[i]->self, &sync);
+    }
     if (goldi_event_is_access[ev->kind] && ev->size)
         dispatch_access(ev);
     for (unsigned i = 0; i < n_sinks; i++)

@@ -107,6 +107,8 @@ struct goldi_thr {
 
 /* Event flags. */
 #define GOLDI_EVF_RANGE 0x1   /* a range access (memcpy, read_range, ...) */
+#define GOLDI_EVF_DERIVED 0x2 /* made by goldi_dispatch from another event (a trace
+                                 writer skips it: replay derives it again) */
 
 struct goldi_event {
     uint8_t kind;               /* enum goldi_event_kind */
@@ -127,7 +129,9 @@ struct goldi_event {
  * Every event reduces to at most 4 primitive steps over tokens (ALGORITHMS.md
  * 1.2). Precise engines (vc, goldilocks, fasttrack, jrf) implement only these
  * steps; engines with their own lock semantics (eraser, hybrid) read the
- * event kind directly. Access checks for atomic events happen before steps. */
+ * event kind directly. An atomic read's acquire half is its own event
+ * (ATOMIC_READ_SYNC, before the access check); the other steps of an atomic
+ * event follow its access check. */
 enum goldi_hb_op {
     GOLDI_HB_ACQ,          /* C_t ⊔= S_tok */
     GOLDI_HB_REL_STORE,    /* S_tok := C_t; inc(t) */

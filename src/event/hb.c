@@ -63,13 +63,18 @@ int goldi_event_hb_steps(const struct goldi_event *ev, struct goldi_hb_step out[
         return step(out, n, GOLDI_HB_REL_STORE, false, &o->tok[0], NULL);
     case GOLDI_EV_ONCE_RET:
         return step(out, n, GOLDI_HB_ACQ, false, &o->tok[0], NULL);
+    /* The read half of an atomic read is the ATOMIC_READ_SYNC event that
+     * goldi_dispatch delivers before the atomic's access check: an acquire
+     * load is ordered after the release it reads from, so it is checked with
+     * the clock it acquired (C11 synchronizes-with). */
+    case GOLDI_EV_ATOMIC_READ_SYNC:
+        return step(out, n, GOLDI_HB_ATOMIC_LOAD, goldi_mo_is_acquire(ev->mo), &o->tok[0], NULL);
     case GOLDI_EV_ATOMIC_LOAD:
     case GOLDI_EV_ATOMIC_CASFAIL:
-        return step(out, n, GOLDI_HB_ATOMIC_LOAD, goldi_mo_is_acquire(ev->mo), &o->tok[0], NULL);
+        return 0;
     case GOLDI_EV_ATOMIC_STORE:
         return step(out, n, GOLDI_HB_ATOMIC_STORE, goldi_mo_is_release(ev->mo), &o->tok[0], NULL);
     case GOLDI_EV_ATOMIC_RMW:
-        n = step(out, n, GOLDI_HB_ATOMIC_LOAD, goldi_mo_is_acquire(ev->mo), &o->tok[0], NULL);
         return step(out, n, GOLDI_HB_ATOMIC_RMW, goldi_mo_is_release(ev->mo), &o->tok[0], NULL);
     case GOLDI_EV_FENCE:
         if (goldi_mo_is_acquire(ev->mo))

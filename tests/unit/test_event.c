@@ -54,28 +54,32 @@ CASE(hb_lowering_of_every_kind) {
     ev.mode = GOLDI_LOCK_EXCL;
     goldi_event_hb_steps(&ev, s);
     EXPECT(s[0].op == GOLDI_HB_REL_STORE && s[0].tok == &rw->tok[0]);
-    /* Atomics: strength follows the memory order; RMW reads then writes. */
+    /* Atomics: strength follows the memory order; the read half of a read
+     * is its own ATOMIC_READ_SYNC event, the write half stays with the RMW. */
     ev = ev_of(GOLDI_EV_ATOMIC_RMW, &t0);
     ev.obj = a;
     ev.mo = GOLDI_MO_ACQ_REL;
-    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 2);
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 1);
+    EXPECT(s[0].op == GOLDI_HB_ATOMIC_RMW && s[0].strong);
+    ev.kind = GOLDI_EV_ATOMIC_READ_SYNC;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 1);
     EXPECT(s[0].op == GOLDI_HB_ATOMIC_LOAD && s[0].strong);
-    EXPECT(s[1].op == GOLDI_HB_ATOMIC_RMW && s[1].strong);
+    ev.kind = GOLDI_EV_ATOMIC_RMW;
     ev.mo = GOLDI_MO_RELAXED;
     goldi_event_hb_steps(&ev, s);
-    EXPECT(!s[0].strong && !s[1].strong);
+    EXPECT(!s[0].strong);
     ev.kind = GOLDI_EV_ATOMIC_STORE;
     ev.mo = GOLDI_MO_RELEASE;
     EXPECT_EQ(goldi_event_hb_steps(&ev, s), 1);
     EXPECT(s[0].op == GOLDI_HB_ATOMIC_STORE && s[0].strong);
-    ev.kind = GOLDI_EV_ATOMIC_LOAD;
+    ev.kind = GOLDI_EV_ATOMIC_READ_SYNC;
     ev.mo = GOLDI_MO_CONSUME; /* consume = acquire */
     goldi_event_hb_steps(&ev, s);
     EXPECT(s[0].strong);
+    ev.kind = GOLDI_EV_ATOMIC_LOAD;
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 0);
     ev.kind = GOLDI_EV_ATOMIC_CASFAIL;
-    ev.mo = GOLDI_MO_RELAXED;
-    goldi_event_hb_steps(&ev, s);
-    EXPECT(s[0].op == GOLDI_HB_ATOMIC_LOAD && !s[0].strong);
+    EXPECT_EQ(goldi_event_hb_steps(&ev, s), 0);
     /* Fences: acquire part before release part. */
     ev = ev_of(GOLDI_EV_FENCE, &t0);
     ev.mo = GOLDI_MO_SEQ_CST;
@@ -123,6 +127,40 @@ CASE(dispatch_splits_accesses_into_granules) {
     goldi_dispatch(&ev);
     EXPECT_EQ(n_pieces, 3);
     EXPECT_EQ(n_events, 2);
+}
+
+/* An atomic read's sync half reaches sinks before its access pieces. */
+static int order_log[8], n_order;
+static void ord_access(void *self, const struct goldi_event *ev, uintptr_t a, unsigned n) {
+    if (n_order < 8)
+        order_log[n_order++] = 100 + ev->kind;
+}
+static void ord_event(void *self, const struct goldi_event *ev) {
+    if (n_order < 8)
+        order_log[n_order++] = ev->kind;
+}
+static struct goldi_sink ord_sink = { .name = "order", .on_access = ord_access, .on_event = ord_event };
+
+CASE(dispatch_delivers_atomic_read_sync_first) {
+    struct goldi_sync *a = goldi_sync_get((uintptr_t)&mem[72], GOLDI_SYNC_ATOMIC);
+    struct goldi_event ev = ev_of(GOLDI_EV_ATOMIC_LOAD, &t0);
+    ev.obj = a;
+    ev.addr = (uintptr_t)&mem[72];
+    ev.size = 4;
+    ev.mo = GOLDI_MO_ACQUIRE;
+    n_order = 0;
+    goldi_dispatch_attach(&ord_sink);
+    goldi_dispatch(&ev);
+    EXPECT_EQ(n_order, 3);
+    EXPECT_EQ(order_log[0], GOLDI_EV_ATOMIC_READ_SYNC);
+    EXPECT_EQ(order_log[1], 100 + GOLDI_EV_ATOMIC_LOAD);
+    EXPECT_EQ(order_log[2], GOLDI_EV_ATOMIC_LOAD);
+    /* A store has no read half. */
+    n_order = 0;
+    ev.kind = GOLDI_EV_ATOMIC_STORE;
+    goldi_dispatch(&ev);
+    EXPECT_EQ(n_order, 2);
+    EXPECT_EQ(order_log[0], 100 + GOLDI_EV_ATOMIC_STORE);
 }
 
 CASE(dispatch_tracks_held_locks) {
@@ -245,5 +283,6 @@ int main(void) {
     RUN(barrier_generations_get_fresh_tokens);
     RUN(origins_intern_and_cache);
     RUN(sync_table_get_find_reset_forget);
+    RUN(dispatch_delivers_atomic_read_sync_first);
     return harness_summary();
 }

@@ -632,6 +632,7 @@ static void hy_on_event(void *self, const struct goldi_event *ev) {
     case GOLDI_EV_ATOMIC_STORE:
     case GOLDI_EV_ATOMIC_RMW:
     case GOLDI_EV_ATOMIC_CASFAIL:
+    case GOLDI_EV_ATOMIC_READ_SYNC:
     case GOLDI_EV_FENCE:
     case GOLDI_EV_COUNT:
         break;

@@ -87,6 +87,7 @@ bool rg_is_boundary_sfr(const struct goldi_event *ev) {
     case GOLDI_EV_ATOMIC_STORE:
     case GOLDI_EV_ATOMIC_RMW:
     case GOLDI_EV_ATOMIC_CASFAIL:
+    case GOLDI_EV_ATOMIC_READ_SYNC:
     case GOLDI_EV_FENCE:
         return ev->mo != GOLDI_MO_RELAXED;
     case GOLDI_EV_READ:
@@ -123,6 +124,7 @@ bool rg_is_boundary_rfr(const struct goldi_event *ev) {
     case GOLDI_EV_ONCE_RET:
     case GOLDI_EV_ATOMIC_LOAD:
     case GOLDI_EV_ATOMIC_CASFAIL:
+    case GOLDI_EV_ATOMIC_READ_SYNC:
     case GOLDI_EV_READ:
     case GOLDI_EV_WRITE:
     case GOLDI_EV_ALLOC:
