@@ -3,7 +3,9 @@
 #
 # One corpus test: compile SRC with `goldi cc` (or `goldi c++` for .cpp) using
 # COMPILER (gcc or clang), run it under GOLDI_OPTIONS=engine=ENGINE, and check
-# the outcome against the program's header:
+# the outcome against the program's header. ENGINE "compile" only builds the
+# program into BUILD_DIR/races-bin/COMPILER/ (a CTest fixture), and the engine
+# runs then reuse that binary instead of compiling again.
 #   // VERDICT: race | norace     (required)
 #   // CHECK: <substring>          (race only: must appear in stderr; repeatable)
 #   // ENGINES: goldilocks vc      (optional; other engines are skipped, exit 77)
@@ -25,7 +27,8 @@ case $verdict in
   *) echo "FAIL: $src has no '// VERDICT: race|norace' line"; exit 1 ;;
 esac
 engines=$(sed -n 's|^// ENGINES: *||p' "$src" | head -1)
-[ -n "$engines" ] || engines="goldilocks vc"
+[ -n "$engines" ] || engines="goldilocks vc fasttrack"
+[ "$engine" = compile ] && engines=compile
 case " $engines " in
   *" $engine "*) ;;
   *) echo "SKIP: engine '$engine' is not in ENGINES ($engines)"; exit 77 ;;
@@ -50,14 +53,23 @@ esac
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/goldi-race.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+prebuilt="$build/races-bin/$compiler/$(basename "${src%.*}")"
 prog="$tmp/$(basename "${src%.*}")"
+[ "$engine" = compile ] && { mkdir -p "$(dirname "$prebuilt")"; prog=$prebuilt; }
 
 compile=("$goldi" "$sub" -O1 -g -pthread "$src" -o "$prog")
-if ! "${compile[@]}" >"$tmp/cc.out" 2>&1; then
+if [ "$engine" != compile ] && [ -x "$prebuilt" ] && [ "$prebuilt" -nt "$src" ] && [ "$prebuilt" -nt "$goldi" ]; then
+  prog=$prebuilt
+elif ! "${compile[@]}" >"$tmp/cc.out" 2>&1; then
   echo "FAIL: compilation failed"
   echo "command: GOLDI_CC=${GOLDI_CC:-} GOLDI_CXX=${GOLDI_CXX:-} ${compile[*]}"
   cat "$tmp/cc.out"
   exit 1
+fi
+
+if [ "$engine" = compile ]; then
+  echo "PASS: $(basename "$src") [$compiler] compiled"
+  exit 0
 fi
 
 opts="engine=$engine${GOLDI_RACE_TEST_OPTIONS:+ $GOLDI_RACE_TEST_OPTIONS}"
