@@ -28,4 +28,10 @@ int goldi_cli_version(int argc, char **argv);
  * src/rt/options.inc, the same rows the runtime parses). */
 int goldi_cli_options(int argc, char **argv);
 
+/* Traces (src/trace/, docs/traces.md): `goldi record -o FILE -- PROG ARGS`,
+ * `goldi analyze [--engine=LIST|all] FILE`, `goldi convert IN OUT`. */
+int goldi_cli_record(int argc, char **argv);
+int goldi_cli_analyze(int argc, char **argv);
+int goldi_cli_convert(int argc, char **argv);
+
 #endif

@@ -23,6 +23,9 @@ static const struct subcommand subcommands[] = {
     {"version", goldi_cli_version},
     {"--version", goldi_cli_version},
     {"options", goldi_cli_options},
+    {"record", goldi_cli_record},
+    {"analyze", goldi_cli_analyze},
+    {"convert", goldi_cli_convert},
 };
 
 /* Invoked through a symlink named goldi-cc / goldi-c++ the program is the

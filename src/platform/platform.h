@@ -14,6 +14,8 @@ void goldi_os_discard(void *p, size_t n);
 long goldi_os_write(int fd, const void *buf, size_t n);
 /* open(2) for appending/creating a log file; returns fd or -errno. */
 int goldi_os_open_log(const char *path);
+/* open(2) creating or truncating a file for writing (trace_out); fd or -errno. */
+int goldi_os_create(const char *path);
 void goldi_os_close(int fd);
 int goldi_os_getpid(void);
 int goldi_os_gettid(void);

@@ -43,6 +43,11 @@ int goldi_os_open_log(const char *path) {
     return fd < 0 ? -errno : (int)fd;
 }
 
+int goldi_os_create(const char *path) {
+    long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    return fd < 0 ? -errno : (int)fd;
+}
+
 void goldi_os_close(int fd) { syscall(SYS_close, fd); }
 int goldi_os_getpid(void) { return (int)syscall(SYS_getpid); }
 int goldi_os_gettid(void) { return (int)syscall(SYS_gettid); }

@@ -113,6 +113,13 @@ static void write_all(int fd, const char *p, size_t n) {
 
 /* --- pieces of a report ----------------------------------------------------- */
 
+/* The symbolizer of the process the report is about (hooks: a recorded one). */
+static bool sym(uintptr_t pc, bool is_return_address, struct goldi_frame *out) {
+    if (cfg.hooks.symbolize)
+        return cfg.hooks.symbolize(pc, is_return_address, out);
+    return goldi_symbolize(pc, is_return_address, out);
+}
+
 /* Frames of the runtime itself (the thread trampoline, interceptors) mean
  * nothing to the user: names starting with goldi_ or __tsan_ are hidden. */
 static bool is_runtime_frame(const struct goldi_frame *f) {
@@ -144,7 +151,7 @@ static void put_stack(struct sbuf *b, const uintptr_t *frames, uint32_t n) {
     unsigned shown = 0;
     for (uint32_t i = 0; i < n; i++) {
         struct goldi_frame f;
-        goldi_symbolize(frames[i], true, &f);
+        sym(frames[i], true, &f);
         if (!is_runtime_frame(&f))
             put_frame(b, shown++, &f);
     }
@@ -237,7 +244,10 @@ static void put_location(struct sbuf *b, uintptr_t addr) {
     const char *name, *mod = NULL;
     uintptr_t start, moff = 0;
     size_t size;
-    if (goldi_symbolize_data(addr, &name, &start, &size, &mod, &moff)) {
+    bool found = cfg.hooks.symbolize_data
+                     ? cfg.hooks.symbolize_data(addr, &name, &start, &size, &mod, &moff)
+                     : goldi_symbolize_data(addr, &name, &start, &size, &mod, &moff);
+    if (found) {
         sb_printf(b, "  Location is global '%s' of size %zu at 0x%lx", name, size,
                   (unsigned long)start);
         if (mod)
@@ -265,7 +275,7 @@ static void put_location(struct sbuf *b, uintptr_t addr) {
         return;
     }
     /* Inside a loaded object but no symbol (symbolize=0, stripped binary). */
-    if (goldi_symbolize_module(addr, &mod, &moff)) {
+    if (!cfg.hooks.symbolize_data && goldi_symbolize_module(addr, &mod, &moff)) {
         sb_printf(b, "  Location is global at 0x%lx (%s+0x%lx)\n", (unsigned long)addr, mod,
                   (unsigned long)moff);
         return;
@@ -299,7 +309,7 @@ static void put_summary(struct sbuf *b, const struct goldi_origin_info *cur) {
     sb_printf(b, "SUMMARY: Goldilocks: data race");
     if (cur && cur->n_frames) {
         struct goldi_frame f;
-        goldi_symbolize(cur->frames[0], true, &f);
+        sym(cur->frames[0], true, &f);
         if (f.file)
             sb_printf(b, " %s:%d", f.file, f.line);
         else if (f.module)
@@ -317,7 +327,7 @@ static void format_report_locked(struct sbuf *b, const struct goldi_race *r,
                                  const struct goldi_origin_info *prev) {
     b->len = 0;
     sb_printf(b, "==================\n");
-    sb_printf(b, "WARNING: Goldilocks: data race (pid=%d)\n", goldi_os_getpid());
+    sb_printf(b, "WARNING: Goldilocks: data race (pid=%d)\n", cfg.pid > 0 ? cfg.pid : cfg.pid < 0 ? 0 : goldi_os_getpid());
     put_access(b, false, cur, r->cur_write, r->cur_atomic, r->size, r->addr, r->cur_tid);
     put_access(b, true, prev, r->prev_write, r->prev_atomic, r->size, r->addr, r->prev_tid);
     put_location(b, r->addr);

@@ -7,6 +7,8 @@
 
 #include "../engine/engine.h"
 
+struct goldi_frame;
+
 /* What report/ needs from whoever runs the program (rt/ online, the trace
  * analyzer offline). Any hook may be NULL. */
 struct goldi_report_hooks {
@@ -24,6 +26,13 @@ struct goldi_report_hooks {
      * must not return (if NULL or it returns, report/ calls
      * goldi_report_finish() and exits with exitcode itself). */
     void (*halt)(int exitcode);
+    /* Offline analysis (goldi analyze): symbolize the pcs and data addresses
+     * of the recorded process instead of this one. NULL: this process
+     * (goldi_symbolize / goldi_symbolize_data). When symbolize_data is set,
+     * module-only data locations are left to describe_location. */
+    bool (*symbolize)(uintptr_t pc, bool is_return_address, struct goldi_frame *out);
+    bool (*symbolize_data)(uintptr_t addr, const char **name, uintptr_t *start, size_t *size,
+                           const char **module, uintptr_t *module_offset);
 };
 
 struct goldi_report_config {
@@ -33,6 +42,8 @@ struct goldi_report_config {
     int exitcode;
     bool symbolize;
     int verbosity;
+    int pid;                /* pid printed in reports: 0 = this process; offline the recorded
+                               one, < 0 = none recorded (prints pid=0) */
     struct goldi_report_hooks hooks;
 };
 

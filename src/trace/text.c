@@ -812,6 +812,8 @@ static int do_line(struct ctx *c, const char *p, const char *end) {
         if (i + 1 >= n || (op = op_of(&toks[i + 1], &mo)) == OP_NONE) {
             if (i + 1 < n && ntab_find(&S.thrs, toks[i].s, toks[i].n) >= 0)
                 return fail(c, "unknown op '%s'", tstr(&toks[i + 1], b, sizeof b), NULL);
+            if (i >= n)   /* a label ended the line: toks[i] is stale */
+                return fail(c, "expected 'THREAD OP ARGS' after label '%s'", tstr(&toks[i - 1], b, sizeof b), NULL);
             return fail(c, "expected 'THREAD OP ARGS' at '%s'", tstr(&toks[i], b, sizeof b), NULL);
         }
         uint32_t na = n_args(op, toks, i + 2, n);
