@@ -68,10 +68,16 @@ void gls_mat_free(struct gls_mat *s);
 bool gls_mat_has(const struct gls_mat *s, uint64_t tok);
 
 /* --- per-access entries --------------------------------------------------------
- * One stored access of a byte: W (last plain write), R(u), AW(u) or AR(u)
- * (handbook 2.0). Entries come from a type-stable pool (never unmapped) and
- * carry a generation bumped on every free, so the update-list registry can hold
- * plain (entry, gen) back-pointers and recognise stale ones.
+ * One stored access of some bytes of one 8-byte granule: W (last plain write),
+ * R(u), AW(u) or AR(u) (handbook 2.0). mask says which bytes of the granule the
+ * entry describes: bytes whose histories are identical share one entry (an
+ * aligned 8-byte access, an array swept by one thread), and an access of other
+ * offsets/sizes splits it by clearing its bytes from the mask (1.1: per-byte
+ * precision). Per byte, the entries whose mask has the byte are exactly the
+ * byte's W, R(u), AW(u), AR(u).
+ * Entries come from a type-stable pool (never unmapped) and carry a generation
+ * bumped on every free, so the update-list registry can hold plain (entry, gen)
+ * back-pointers and recognise stale ones.
  * Invariants (while gen is unchanged):
  *   - every field but gen/pos/seq is read and written only under the granule
  *     lock of addr; gen, pos and seq are atomics so the registry may peek at
@@ -88,12 +94,13 @@ struct gls_entry {
     goldi_tid_t owner;           /* thread of the access */
     goldi_origin_t origin;       /* interned origin of the access (reports) */
     uint8_t kind;                /* enum gls_kind */
+    uint8_t mask;                /* bytes of the granule described (bit i = byte addr+i) */
     uint8_t alock_mode;          /* enum goldi_lock_mode the owner held alock in */
-    struct goldi_sync *alock;    /* a lock the owner held at the access, or NULL */
-    uint64_t alock_id;           /* alock->tok[0].id at the access (stale object life => no short-circuit) */
+    uint8_t alock_rw;            /* alock is an rwlock */
+    uint64_t alock_id;           /* token id (tok[0].id) of a lock the owner held at the access; 0 = none */
     struct gls_mat *mat;         /* materialised set, or NULL = {owner} */
     uint64_t reg_chunk;          /* chunk whose registry holds us (+1; 0 = none) */
-    _Atomic uintptr_t addr;      /* the byte (GC takes its granule lock); set before registration */
+    _Atomic uintptr_t addr;      /* the granule (GC takes its lock); set before registration */
     struct gls_entry *next_free; /* pool free list */
 };
 
@@ -147,9 +154,11 @@ GOLDI_INLINE struct gls_slot *gls_list_peek(struct gls_list *l, uint64_t c) {
     struct gls_slot *s = &l->ring[c & (GLS_RING - 1)];
     return atomic_load_explicit(&s->num, memory_order_acquire) == c + 1 ? s : NULL;
 }
-/* Sets e->pos to the current tail and registers e in the tail's chunk.
- * Caller holds e's granule lock. Returns the new pos. */
-uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e);
+/* Sets e->pos to want if want's chunk still takes registrations, else to the
+ * current tail, and registers e in that chunk. want must be a pos at which the
+ * entry's set equals its set at the tail (engine: no cell of the owner since
+ * want). Caller holds e's granule lock. Returns the new pos. */
+uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e, uint64_t want);
 /* Same for a chosen pos (GC); pos's chunk must not be closed. */
 void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos);
 /* GC side: closes chunk c (slot s) and takes its registry; caller frees it. */

@@ -151,7 +151,14 @@ static bool place_in(struct gls_list *l, struct gls_entry *e, uint64_t c) {
     return true;
 }
 
-uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e) {
+uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e, uint64_t want) {
+    /* The normal case: want (the owner's first cell after its last own cell)
+     * is in a live, open chunk, usually the one e is registered in already. */
+    if (place_in(l, e, want >> GLS_CHUNK_BITS)) {
+        atomic_store_explicit(&e->pos, want, memory_order_relaxed);
+        atomic_fetch_add_explicit(&e->seq, 1, memory_order_relaxed);
+        return want;
+    }
     for (;;) {
         /* A tail read now rather than at the check: cells reserved in between
          * belong to operations of other threads still in progress; none is

@@ -37,7 +37,11 @@
     X(GC_RUNS, "gc_runs")                                             \
     X(GC_CELLS, "gc_cells_walked")                                    \
     X(MATERIALISED, "entries_materialised")                           \
-    X(ANY, "any_compressions")
+    X(ANY, "any_compressions")                                        \
+    X(CACHED, "cached_verdicts")                                      \
+    X(KEPT, "records_kept")                                           \
+    X(SHARED, "records_shared")                                       \
+    X(RECORDED, "records_placed")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -61,10 +65,59 @@ struct gls_shard {
 #define THR_PAGES 1024                /* 4 Mi thread ids tracked for ANY */
 enum { THR_UNKNOWN = 0, THR_LIVE = 1, THR_DEAD = 2 };
 
+/* Per-thread knowledge from earlier walks: for owner u, the latest pos p
+ * such that t is in {u}@p (an entry's set when it has no materialised set).
+ * Exact for ever and for every pos <= p: thread tokens are never removed, a
+ * set started earlier holds a superset at every later point ({u} grows over
+ * [p0, p) into a superset of {u}) and the token rules are monotone in the set
+ * (add: a in LS => b; store: b := [a in LS]), so t in {u}@p implies t in
+ * {u}@p0 for p0 <= p. With pos normalised to the owner's epoch start (see
+ * gls_thr.epoch_pos) one walk serves every entry the owner recorded in that
+ * epoch and all earlier ones: the lazy analogue of a vector-clock entry. */
+#define GLS_OC_BITS 8
+struct gls_oc {
+    uint64_t pos1;                    /* p + 1; 0 = empty */
+    goldi_tid_t owner;
+};
+
+/* Entries a thread keeps for itself before it returns some to the pool. */
+#define GLS_LOCAL_FREE 256
+
+/* Per-thread origin cache (see access_origin): origins are keyed by the
+ * access's pc, kind, size, the whole shadow stack and the held locks. The
+ * dispatcher's one-entry cache misses whenever a call happened since the last
+ * access (the stack version moved even though the stack is the same again),
+ * which is every iteration of a loop calling a function. */
+#define GLS_ORC_BITS 6
+#define GLS_ORC_FRAMES 16
+#define GLS_ORC_HELD 4
+struct gls_orc {
+    uintptr_t pc;
+    uint32_t depth, n_held;
+    uint32_t stack_version, held_version;
+    uint8_t kind, held_mode[GLS_ORC_HELD];
+    uint32_t size;
+    goldi_origin_t id;               /* 0 = empty */
+    uintptr_t frames[GLS_ORC_FRAMES];
+    uintptr_t held[GLS_ORC_HELD];
+};
+
 struct gls_tscratch;
 struct gls_thr {
+    /* First cell id after the thread's last own cell. Cells whose condition
+     * can be in a fresh set {t} are t's own (a JOIN cell "t => parent" comes
+     * after t's exit), so {t} started anywhere in [epoch_pos, tail] stays {t}
+     * up to the tail: all those starts are the same set, and an entry of t may
+     * use epoch_pos as its pos (and keep it while no cell of t follows). */
+    uint64_t epoch_pos;
     struct gls_map map;               /* walk scratch */
     struct gls_tscratch *sc;          /* access scratch (kept off the user's stack) */
+    struct gls_entry *free;           /* local entry free list (no pool lock on the common path) */
+    uint32_t n_free;
+    struct gls_thr *next, *prev;      /* g->thrs, for stats */
+    _Atomic uint64_t st[16];          /* hot counters, single writer (relaxed load+store) */
+    struct gls_oc oc[1u << GLS_OC_BITS];
+    struct gls_orc orc[1u << GLS_ORC_BITS];
 };
 
 struct gls_engine {
@@ -80,6 +133,9 @@ struct gls_engine {
     _Atomic(_Atomic uint8_t *) thr_pages[THR_PAGES];
     _Atomic uint64_t n_live;
     _Atomic bool thr_overflow;       /* a tid beyond the table: no ANY compression */
+    /* thread states (stats): list under thr_lock */
+    goldi_spinlock_t thr_lock;
+    struct gls_thr *thrs;
     /* GC: one at a time (trylock) */
     goldi_spinlock_t gc_lock;
     struct gls_map gc_map;
@@ -90,6 +146,12 @@ struct gls_engine {
 
 static void stat(struct gls_engine *g, goldi_tid_t t, unsigned k, uint64_t d) {
     atomic_fetch_add_explicit(&g->st[t & (GLS_SHARDS - 1)].v[k], d, memory_order_relaxed);
+}
+
+/* Hot-path counter of the calling thread: a plain add, no locked instruction. */
+static void tstat(struct gls_thr *ts, unsigned k, uint64_t d) {
+    atomic_store_explicit(&ts->st[k], atomic_load_explicit(&ts->st[k], memory_order_relaxed) + d,
+                          memory_order_relaxed);
 }
 
 /* --- live threads ------------------------------------------------------------------ */
@@ -141,135 +203,288 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     struct gls_thr *s = thr->estate[g->env.index];
     if (GOLDI_LIKELY(s))
         return s;
+    _Static_assert(GLS_ST_COUNT <= 16, "gls_thr.st too small");
     s = goldi_alloc(sizeof *s);
     gls_map_init(&s->map);
+    /* No cell of the thread exists yet: any start up to the tail is its epoch. */
+    s->epoch_pos = atomic_load(&g->list->tail);
+    goldi_spin_lock(&g->thr_lock);
+    s->next = g->thrs;
+    if (g->thrs)
+        g->thrs->prev = s;
+    g->thrs = s;
+    goldi_spin_unlock(&g->thr_lock);
     thr->estate[g->env.index] = s;
     /* A thread nobody forked (T0) becomes live at its first event. */
     thr_mark_live(g, thr->tid);
     return s;
 }
 
-/* --- entries and byte records ------------------------------------------------------- */
-
-/* Per-byte record: the entries of the current lifetime (see file head). */
-struct gls_var {
-    uint32_t n, cap;
-    struct gls_entry *e[];
-};
+/* --- entries and granule records ------------------------------------------------------ */
 
 #define SLAB_ENTRIES 256
 
-static struct gls_entry *entry_new(struct gls_engine *g, enum gls_kind kind, uintptr_t addr) {
-    goldi_spin_lock(&g->pool_lock);
-    struct gls_entry *e = g->pool_free;
+/* ts may be NULL (GC): then the shared pool is used directly. */
+static struct gls_entry *entry_new(struct gls_engine *g, struct gls_thr *ts, enum gls_kind kind, uintptr_t addr) {
+    struct gls_entry *e = ts ? ts->free : NULL;
     if (e) {
-        g->pool_free = e->next_free;
+        ts->free = e->next_free;
+        ts->n_free--;
     } else {
-        if (!g->slab_left) {
-            g->slab = goldi_alloc(sizeof(struct gls_entry) * SLAB_ENTRIES);
-            g->slab_left = SLAB_ENTRIES;
+        goldi_spin_lock(&g->pool_lock);
+        e = g->pool_free;
+        if (e) {
+            g->pool_free = e->next_free;
+        } else {
+            if (!g->slab_left) {
+                g->slab = goldi_alloc(sizeof(struct gls_entry) * SLAB_ENTRIES);
+                g->slab_left = SLAB_ENTRIES;
+            }
+            e = &g->slab[--g->slab_left];
         }
-        e = &g->slab[--g->slab_left];
+        goldi_spin_unlock(&g->pool_lock);
     }
-    goldi_spin_unlock(&g->pool_lock);
     atomic_fetch_add_explicit(&g->entries_live, 1, memory_order_relaxed);
     e->next_free = NULL;
     e->kind = (uint8_t)kind;
     e->mat = NULL;
-    e->alock = NULL;
     e->alock_id = 0;
     e->reg_chunk = 0;
     atomic_store_explicit(&e->addr, addr, memory_order_relaxed);
     return e;
 }
 
-/* Caller holds the granule lock of e->addr. */
-static void entry_free(struct gls_engine *g, struct gls_entry *e) {
+/* Caller holds the granule lock of e->addr. ts may be NULL (GC). */
+static void entry_free(struct gls_engine *g, struct gls_thr *ts, struct gls_entry *e) {
     gls_mat_free(e->mat);
     e->mat = NULL;
     /* After this, registry back-pointers to e are recognisably stale. */
     atomic_fetch_add_explicit(&e->gen, 1, memory_order_release);
+    atomic_fetch_sub_explicit(&g->entries_live, 1, memory_order_relaxed);
+    if (ts && ts->n_free < GLS_LOCAL_FREE) {
+        e->next_free = ts->free;
+        ts->free = e;
+        ts->n_free++;
+        return;
+    }
     goldi_spin_lock(&g->pool_lock);
     e->next_free = g->pool_free;
     g->pool_free = e;
     goldi_spin_unlock(&g->pool_lock);
-    atomic_fetch_sub_explicit(&g->entries_live, 1, memory_order_relaxed);
 }
 
-static struct gls_var *var_push(struct gls_var *v, struct gls_entry *e) {
-    if (!v || v->n == v->cap) {
-        uint32_t cap = v ? v->cap * 2 : 2;
-        struct gls_var *n = goldi_alloc(sizeof *n + sizeof(n->e[0]) * cap);
-        n->cap = cap;
-        n->n = 0;
-        if (v) {
-            for (uint32_t i = 0; i < v->n; i++)
-                n->e[i] = v->e[i];
-            n->n = v->n;
-            goldi_free(v);
-        }
-        v = n;
+/* A granule's entries live in its 8 words of our shadow plane (memory the
+ * shadow commits for every byte anyway): word i holds an entry pointer or 0.
+ * A granule with more than 8 entries (many reader threads, mixed sizes)
+ * keeps them in an overflow array instead: word 0 = array | GRAN_OVF, words
+ * 1..7 = 0. Entries are 16-byte aligned, so bit 0 is free for the tag. */
+#define GRAN_OVF ((uintptr_t)1)
+struct gls_ovf {
+    uint32_t n, cap;
+    struct gls_entry *e[];
+};
+
+/* Up to 8 entries are copied to buf; an overflow array is returned in place. */
+static struct gls_entry **gran_entries(goldi_shadow_word_t *w, struct gls_entry **buf, uint32_t *n) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (GOLDI_UNLIKELY(w0 & GRAN_OVF)) {
+        struct gls_ovf *o = (struct gls_ovf *)(w0 & ~GRAN_OVF);
+        *n = o->n;
+        return o->e;
     }
-    v->e[v->n++] = e;
-    return v;
+    uint32_t k = 0;
+    if (w0)
+        buf[k++] = (struct gls_entry *)w0;
+    for (unsigned i = 1; i < GOLDI_GRANULE; i++) {
+        uintptr_t v = atomic_load_explicit(&w[i], memory_order_relaxed);
+        if (v)
+            buf[k++] = (struct gls_entry *)v;
+    }
+    *n = k;
+    return buf;
 }
 
-static void var_remove_at(struct gls_var *v, uint32_t i) {
-    v->e[i] = v->e[--v->n];
+static void gran_insert(goldi_shadow_word_t *w, struct gls_entry *e) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (!(w0 & GRAN_OVF)) {
+        for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+            if (!atomic_load_explicit(&w[i], memory_order_relaxed)) {
+                atomic_store_explicit(&w[i], (uintptr_t)e, memory_order_relaxed);
+                return;
+            }
+        /* all 8 words taken: move to an overflow array */
+        struct gls_ovf *o = goldi_alloc(sizeof *o + sizeof(o->e[0]) * 16);
+        o->cap = 16;
+        for (unsigned i = 0; i < GOLDI_GRANULE; i++) {
+            o->e[o->n++] = (struct gls_entry *)atomic_load_explicit(&w[i], memory_order_relaxed);
+            atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+        }
+        o->e[o->n++] = e;
+        atomic_store_explicit(&w[0], (uintptr_t)o | GRAN_OVF, memory_order_relaxed);
+        return;
+    }
+    struct gls_ovf *o = (struct gls_ovf *)(w0 & ~GRAN_OVF);
+    if (o->n == o->cap) {
+        struct gls_ovf *n = goldi_alloc(sizeof *n + sizeof(n->e[0]) * o->cap * 2);
+        n->cap = o->cap * 2;
+        n->n = o->n;
+        goldi_memcpy(n->e, o->e, sizeof(o->e[0]) * o->n);
+        goldi_free(o);
+        o = n;
+        atomic_store_explicit(&w[0], (uintptr_t)o | GRAN_OVF, memory_order_relaxed);
+    }
+    o->e[o->n++] = e;
 }
 
-/* ALLOC/FREE: the byte starts a fresh lifetime (handbook 1.1). */
-static void reset_byte(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
-    struct gls_engine *g = ctx;
-    struct gls_var *v = (struct gls_var *)atomic_load_explicit(w, memory_order_relaxed);
-    for (uint32_t i = 0; i < v->n; i++)
-        entry_free(g, v->e[i]);
-    goldi_free(v);
+/* Unlinks e from its granule (does not free it). */
+static void gran_remove(goldi_shadow_word_t *w, struct gls_entry *e) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (!(w0 & GRAN_OVF)) {
+        for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+            if (atomic_load_explicit(&w[i], memory_order_relaxed) == (uintptr_t)e) {
+                atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+                return;
+            }
+        return;
+    }
+    struct gls_ovf *o = (struct gls_ovf *)(w0 & ~GRAN_OVF);
+    for (uint32_t i = 0; i < o->n; i++)
+        if (o->e[i] == e) {
+            o->e[i] = o->e[--o->n];
+            break;
+        }
+    if (!o->n) {
+        goldi_free(o);
+        atomic_store_explicit(&w[0], 0, memory_order_relaxed);
+    }
+}
+
+/* Clears bytes `mask` from every entry of the granule (freeing the emptied
+ * ones). Caller holds the granule lock. */
+static void gran_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uint8_t mask) {
+    struct gls_entry *buf[GOLDI_GRANULE];
+    uint32_t n;
+    struct gls_entry **es = gran_entries(w, buf, &n);
+    for (uint32_t i = n; i-- > 0;) {   /* backwards: gran_remove swaps with the last */
+        struct gls_entry *e = es[i];
+        if (!(e->mask & mask))
+            continue;
+        e->mask &= (uint8_t)~mask;
+        if (!e->mask) {
+            gran_remove(w, e);
+            entry_free(g, ts, e);
+        }
+    }
+}
+
+/* ALLOC/FREE: the bytes [lo, lo+n) start a fresh lifetime (handbook 1.1). */
+struct gls_reset { struct gls_engine *g; struct gls_thr *ts; };
+
+static uint8_t byte_mask(uintptr_t lo, uintptr_t hi) {   /* bytes [lo, hi) of lo's granule */
+    unsigned a = (unsigned)(lo & (GOLDI_GRANULE - 1)), b = a + (unsigned)(hi - lo);
+    return (uint8_t)(((1u << b) - 1) & ~((1u << a) - 1));
+}
+
+static void reset_partial(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, uintptr_t hi) {
+    uintptr_t base = lo & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
+    if (!w)
+        return;
+    goldi_spinlock_t *lk = goldi_granule_lock(base);
+    goldi_spin_lock(lk);
+    gran_clear(g, ts, w, byte_mask(lo, hi));
+    goldi_spin_unlock(lk);
+}
+
+/* Whole granules: every word of the granule is dropped (called per non-zero
+ * word, under the granule lock, by goldi_shadow_for_each). */
+static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
+    struct gls_reset *r = ctx;
+    (void)addr;
+    uintptr_t v = atomic_load_explicit(w, memory_order_relaxed);
+    if (v & GRAN_OVF) {
+        struct gls_ovf *o = (struct gls_ovf *)(v & ~GRAN_OVF);
+        for (uint32_t i = 0; i < o->n; i++)
+            entry_free(r->g, r->ts, o->e[i]);
+        goldi_free(o);
+    } else {
+        entry_free(r->g, r->ts, (struct gls_entry *)v);
+    }
     atomic_store_explicit(w, 0, memory_order_relaxed);
+}
+
+static void reset_range(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, size_t n) {
+    uintptr_t hi = lo + n;
+    if (hi < lo)
+        hi = UINTPTR_MAX;
+    const uintptr_t G = GOLDI_GRANULE;
+    uintptr_t a = (lo + G - 1) & ~(G - 1), b = hi & ~(G - 1);   /* whole granules [a, b) */
+    if (a > b || a < lo) {                                        /* inside one granule */
+        reset_partial(g, ts, lo, hi);
+        return;
+    }
+    if (lo < a)
+        reset_partial(g, ts, lo, a);
+    if (a < b) {
+        struct gls_reset r = { g, ts };
+        goldi_shadow_for_each(g->env.plane, a, b - a, reset_word, &r);
+    }
+    if (b < hi)
+        reset_partial(g, ts, b, hi);
 }
 
 /* --- alock (seed 000 §3, trap T4) ------------------------------------------------------ */
 
 /* Is the alock short-circuit valid for e against thr now? The owner held
  * alock at e, thr holds it now, so the owner's release of it precedes thr's
- * acquisition — unless both hold an rwlock in read mode (readers never sync)
- * or the object started a new life in between (token id changed). */
+ * acquisition — unless both hold an rwlock in read mode (readers never sync).
+ * Token ids are unique for ever, so a lock object in a new life (token id
+ * changed) never matches. */
 static bool alock_orders(const struct gls_entry *e, const struct goldi_thr *thr) {
-    struct goldi_sync *o = e->alock;
-    if (!o || o->tok[0].id != e->alock_id)
+    if (!e->alock_id)
         return false;
     for (uint32_t i = 0; i < thr->n_held; i++) {
-        if (thr->held[i].obj != o)
+        if (thr->held[i].obj->tok[0].id != e->alock_id)
             continue;
-        if (o->kind == GOLDI_SYNC_RWLOCK && e->alock_mode == GOLDI_LOCK_SHARED &&
-            thr->held[i].mode == GOLDI_LOCK_SHARED)
+        if (e->alock_rw && e->alock_mode == GOLDI_LOCK_SHARED && thr->held[i].mode == GOLDI_LOCK_SHARED)
             return false;
         return true;
     }
     return false;
 }
 
-/* Re-picked on every access (G-ALOCK): the old alock if thr still holds it,
- * else a lock held in exclusive mode, else any held lock, else none. */
-static void alock_pick(struct gls_entry *e, const struct goldi_thr *thr) {
+/* The alock of an access, re-picked on every access (G-ALOCK): the old one
+ * (old_id) if thr still holds it, else a lock held in exclusive mode, else any
+ * held lock, else none. */
+struct gls_alock { uint64_t id; uint8_t mode, rw; };
+static struct gls_alock alock_pick(uint64_t old_id, const struct goldi_thr *thr) {
     int pick = -1;
     for (uint32_t i = 0; i < thr->n_held; i++) {
-        struct goldi_sync *o = thr->held[i].obj;
-        if (o == e->alock && o->tok[0].id == e->alock_id) {
+        if (old_id && thr->held[i].obj->tok[0].id == old_id) {
             pick = (int)i;
             break;
         }
         if (pick < 0 || (thr->held[i].mode == GOLDI_LOCK_EXCL && thr->held[pick].mode != GOLDI_LOCK_EXCL))
             pick = (int)i;
     }
-    if (pick < 0) {
-        e->alock = NULL;
-        e->alock_id = 0;
-        return;
+    struct gls_alock a = { 0, 0, 0 };
+    if (pick >= 0) {
+        struct goldi_sync *o = thr->held[pick].obj;
+        a.id = o->tok[0].id;
+        a.mode = thr->held[pick].mode;
+        a.rw = o->kind == GOLDI_SYNC_RWLOCK;
     }
-    e->alock = thr->held[pick].obj;
-    e->alock_id = e->alock->tok[0].id;
-    e->alock_mode = thr->held[pick].mode;
+    return a;
+}
+
+static bool alock_same(const struct gls_entry *e, struct gls_alock a) {
+    return e->alock_id == a.id && (!a.id || (e->alock_mode == a.mode && e->alock_rw == a.rw));
+}
+
+static void alock_set(struct gls_entry *e, struct gls_alock a) {
+    e->alock_id = a.id;
+    e->alock_mode = a.mode;
+    e->alock_rw = a.rw;
 }
 
 /* --- the walk (seed 000 fig. 3 Apply-Lockset-Rules, batched) ----------------------------- */
@@ -299,12 +514,18 @@ struct gls_job {
  * linearisation of a prefix of the execution, which is all Goldilocks needs
  * (seed 000 thm 1 holds for any linearisation); the unwritten operations are
  * linearised after the current access. */
+#define GLS_BF(k) (UINT64_C(1) << (((k) * 0x9E3779B97F4A7C15ull) >> 58))
+
 static uint64_t walk(struct gls_map *m, struct gls_list *l, const struct gls_job *jobs, unsigned n,
                      uint64_t ttok, uint64_t end, uint64_t *walked) {
     uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
     uint64_t tmask = 0, cnt = 0;
     unsigned next = 0;
     uint64_t id = jobs[0].pos;
+    /* bf: a 64-bit Bloom filter of the keys in the map. Most cells of a long
+     * walk are about tokens in no set; the filter rejects them without a map
+     * probe (a removed token keeps its bit: a false positive, never a miss). */
+    uint64_t bf = 0;
     gls_map_clear(m);
     for (;;) {
         while (next < n && jobs[next].pos <= id) {
@@ -313,12 +534,14 @@ static uint64_t walk(struct gls_map *m, struct gls_list *l, const struct gls_job
             if (jb->n_tok) {
                 for (uint32_t k = 0; k < jb->n_tok; k++) {
                     *gls_map_slot(m, jb->tok[k]) |= bit;
+                    bf |= GLS_BF(jb->tok[k]);
                     if (jb->tok[k] == ttok)
                         tmask |= bit;
                 }
             } else {
                 uint64_t o = gls_tok(GLS_TK_THREAD, jobs[next].owner);
                 *gls_map_slot(m, o) |= bit;
+                bf |= GLS_BF(o);
                 if (o == ttok)
                     tmask |= bit;
             }
@@ -348,17 +571,24 @@ static uint64_t walk(struct gls_map *m, struct gls_list *l, const struct gls_job
             if (!a)
                 continue;   /* reserved, not written: see above */
             cnt++;
-            uint64_t b = cell->b & ~GLS_OP_STORE;
-            uint64_t va = gls_map_get(m, a);
-            if (cell->b & GLS_OP_STORE) {
+            uint64_t braw = cell->b, b = braw & ~GLS_OP_STORE;
+            if (braw & GLS_OP_STORE) {
                 /* st: a in LS ? add b : remove b, for every set at once */
-                if (va || gls_map_get(m, b))
-                    *gls_map_slot(m, b) = va;
-            } else if (va) {
-                *gls_map_slot(m, b) |= va;
+                if (!(bf & (GLS_BF(a) | GLS_BF(b))))
+                    continue;
+                uint64_t va = gls_map_get(m, a);
+                if (!va && !gls_map_get(m, b))
+                    continue;
+                *gls_map_slot(m, b) = va;
             } else {
-                continue;
+                if (!(bf & GLS_BF(a)))
+                    continue;
+                uint64_t va = gls_map_get(m, a);
+                if (!va)
+                    continue;
+                *gls_map_slot(m, b) |= va;
             }
+            bf |= GLS_BF(b);
             if (b == ttok) {
                 tmask = gls_map_get(m, b);
                 if (next == n && (tmask & all) == all) {
@@ -397,30 +627,28 @@ static void set_format(const struct gls_map *m, unsigned bit, char *buf, size_t 
 
 static const char *const kind_name[] = { "write", "read", "atomic write", "atomic read" };
 
-/* A race of the current piece, merged per earlier origin. */
+/* A race of the current piece with one earlier access (entry), on the bytes
+ * in mask (bit i = byte base+i of the piece's granule). */
 struct gls_pending {
     goldi_origin_t prev;
     goldi_tid_t prev_tid;
     uint8_t prev_kind;
-    uintptr_t lo, hi;             /* racy bytes [lo, hi] */
+    uint8_t mask;
     char why[160];
 };
 #define GLS_MAX_PENDING 8
-#define GLS_MAX_MEMO 16
 
 struct gls_access {
     struct gls_engine *g;
     struct goldi_thr *thr;
     struct gls_thr *ts;
+    const struct goldi_event *ev;
     goldi_tid_t t;
     goldi_origin_t origin;
+    uintptr_t base;               /* the granule */
     bool write, atomic;
     struct gls_pending *pend;     /* GLS_MAX_PENDING, in the thread's scratch */
     unsigned n_pend;
-    /* per-piece memo of walk verdicts: sets starting as {owner} at pos are
-     * equal for every byte, so the neighbours of a checked byte reuse it */
-    struct { goldi_tid_t owner; uint64_t pos; bool ordered; } memo[GLS_MAX_MEMO];
-    unsigned n_memo;
 };
 
 /* Per-thread scratch of the access path: on_access runs on the user's stack
@@ -443,43 +671,81 @@ static bool entry_relevant(const struct gls_access *x, const struct gls_entry *e
     return e->kind == GLS_W || e->kind == GLS_R;      /* atomic write vs W, R */
 }
 
-static void add_race(struct gls_access *x, uintptr_t b, const struct gls_entry *e, const char *why) {
+/* Reports the pending races of the piece: one report per earlier access and
+ * contiguous run of racy bytes (a run never spans bytes that did not race
+ * with that access). */
+static void flush_races(struct gls_access *x) {
+    struct gls_engine *g = x->g;
+    for (unsigned i = 0; i < x->n_pend; i++) {
+        struct gls_pending *p = &x->pend[i];
+        for (unsigned b = 0; b < GOLDI_GRANULE;) {
+            if (!(p->mask >> b & 1)) {
+                b++;
+                continue;
+            }
+            unsigned e = b;
+            while (e < GOLDI_GRANULE && (p->mask >> e & 1))
+                e++;
+            struct goldi_race r;
+            r.addr = x->base + b;
+            r.size = e - b;
+            r.cur = x->origin;
+            r.prev = p->prev;
+            r.cur_tid = x->t;
+            r.prev_tid = p->prev_tid;
+            r.cur_write = x->write;
+            r.cur_atomic = x->atomic;
+            r.prev_write = p->prev_kind == GLS_W || p->prev_kind == GLS_AW;
+            r.prev_atomic = p->prev_kind == GLS_AW || p->prev_kind == GLS_AR;
+            r.engine = "goldilocks";
+            goldi_memcpy(r.why, p->why, sizeof r.why);
+            stat(g, x->t, GLS_ST_RACES, 1);
+            g->env.report(g->env.report_ctx, &r);
+            b = e;
+        }
+    }
+    x->n_pend = 0;
+}
+
+static void add_race(struct gls_access *x, const struct gls_entry *e, uint8_t mask, const char *why) {
     for (unsigned i = 0; i < x->n_pend; i++) {
         struct gls_pending *p = &x->pend[i];
         if (p->prev == e->origin && p->prev_tid == e->owner && p->prev_kind == e->kind) {
-            if (b > p->hi)
-                p->hi = b;
+            p->mask |= mask;
             return;
         }
     }
     if (x->n_pend == GLS_MAX_PENDING)
-        return;   /* counted; report/ deduplicates per location anyway */
+        flush_races(x);   /* never drop one: every racy byte must be reported (§3) */
     struct gls_pending *p = &x->pend[x->n_pend++];
     p->prev = e->origin;
     p->prev_tid = e->owner;
     p->prev_kind = e->kind;
-    p->lo = p->hi = b;
+    p->mask = mask;
     goldi_snprintf(p->why, sizeof p->why, "%s", why);
 }
 
-static void memo_put(struct gls_access *x, goldi_tid_t owner, uint64_t pos, bool ordered) {
-    if (x->n_memo < GLS_MAX_MEMO) {
-        x->memo[x->n_memo].owner = owner;
-        x->memo[x->n_memo].pos = pos;
-        x->memo[x->n_memo].ordered = ordered;
-        x->n_memo++;
+static struct gls_oc *oc_slot(struct gls_thr *ts, goldi_tid_t owner) {
+    return &ts->oc[((uint64_t)owner * 0x9E3779B97F4A7C15ull) >> (64 - GLS_OC_BITS)];
+}
+
+static bool oc_has(struct gls_thr *ts, goldi_tid_t owner, uint64_t pos) {
+    const struct gls_oc *c = oc_slot(ts, owner);
+    return c->owner == owner && pos < c->pos1;
+}
+
+static void oc_put(struct gls_thr *ts, goldi_tid_t owner, uint64_t pos) {
+    struct gls_oc *c = oc_slot(ts, owner);
+    if (c->owner != owner || !c->pos1) {
+        c->owner = owner;
+        c->pos1 = pos + 1;
+    } else if (pos + 1 > c->pos1) {
+        c->pos1 = pos + 1;
     }
 }
 
-static int memo_get(const struct gls_access *x, goldi_tid_t owner, uint64_t pos) {
-    for (unsigned i = 0; i < x->n_memo; i++)
-        if (x->memo[i].owner == owner && x->memo[i].pos == pos)
-            return x->memo[i].ordered;
-    return -1;
-}
-
 /* Walks the entries of batch[0..n) together, reports those not ordered. */
-static void check_batch(struct gls_access *x, uintptr_t b, struct gls_entry **batch, unsigned n) {
+static void check_batch(struct gls_access *x, uint8_t piece, struct gls_entry **batch, unsigned n) {
     struct gls_job *jobs = x->ts->sc->jobs;
     uint8_t *idx = x->ts->sc->idx;
     /* insertion sort by pos: batches are small */
@@ -500,107 +766,193 @@ static void check_batch(struct gls_access *x, uintptr_t b, struct gls_entry **ba
     struct gls_list *l = x->g->list;
     uint64_t end = atomic_load(&l->tail), walked = 0;
     uint64_t ok = walk(&x->ts->map, l, jobs, n, gls_tok(GLS_TK_THREAD, x->t), end, &walked);
-    stat(x->g, x->t, GLS_ST_WALKS, 1);
-    stat(x->g, x->t, GLS_ST_CELLS_WALKED, walked);
+    tstat(x->ts, GLS_ST_WALKS, 1);
+    tstat(x->ts, GLS_ST_CELLS_WALKED, walked);
     for (unsigned j = 0; j < n; j++) {
         struct gls_entry *e = batch[idx[j]];
-        bool ordered = ok >> j & 1;
-        if (!e->mat)
-            memo_put(x, e->owner, jobs[j].pos, ordered);
-        if (ordered)
+        if (ok >> j & 1) {
+            if (!e->mat)
+                oc_put(x->ts, e->owner, jobs[j].pos);
             continue;
+        }
         char set[112], why[160];
         set_format(&x->ts->map, j, set, sizeof set);
         goldi_snprintf(why, sizeof why, "T%u not in the Goldilockset of T%u's %s %s (walked %llu cells)",
                        x->t, e->owner, kind_name[e->kind], set, (unsigned long long)walked);
-        add_race(x, b, e, why);
+        add_race(x, e, e->mask & piece, why);
     }
 }
 
-static void check_byte(struct gls_access *x, uintptr_t b, struct gls_var *v) {
+/* Checks the piece (bytes `piece` of the granule) against every entry that
+ * shares a byte with it and conflicts with it (2.0 FULL). */
+static void check_granule(struct gls_access *x, uint8_t piece, struct gls_entry **es, uint32_t n) {
     struct gls_entry **batch = x->ts->sc->batch;
-    unsigned n = 0;
-    for (uint32_t i = 0; i < v->n; i++) {
-        struct gls_entry *e = v->e[i];
-        if (!entry_relevant(x, e))
+    unsigned nb = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct gls_entry *e = es[i];
+        if (!(e->mask & piece) || !entry_relevant(x, e))
             continue;
         if (e->owner == x->t) {                       /* (1) owner short-circuit */
-            stat(x->g, x->t, GLS_ST_OWNER_SC, 1);
+            tstat(x->ts, GLS_ST_OWNER_SC, 1);
             continue;
         }
         if (alock_orders(e, x->thr)) {                /* (2) alock short-circuit */
-            stat(x->g, x->t, GLS_ST_ALOCK_SC, 1);
+            tstat(x->ts, GLS_ST_ALOCK_SC, 1);
             continue;
         }
-        if (!e->mat) {
-            int m = memo_get(x, e->owner, atomic_load_explicit(&e->pos, memory_order_relaxed));
-            if (m >= 0) {
-                if (!m) {
-                    char why[160];
-                    goldi_snprintf(why, sizeof why,
-                                   "T%u not in the Goldilockset of T%u's %s (same set as the previous byte)",
-                                   x->t, e->owner, kind_name[e->kind]);
-                    add_race(x, b, e, why);
-                }
-                continue;
-            }
+        if (!e->mat && oc_has(x->ts, e->owner, atomic_load_explicit(&e->pos, memory_order_relaxed))) {
+            tstat(x->ts, GLS_ST_CACHED, 1);           /* an earlier walk of this set found t */
+            continue;
         }
-        batch[n++] = e;                               /* (3) lazy walk */
-        if (n == GLS_BATCH) {
-            check_batch(x, b, batch, n);
-            n = 0;
+        batch[nb++] = e;                              /* (3) lazy walk */
+        if (nb == GLS_BATCH) {
+            check_batch(x, piece, batch, nb);
+            nb = 0;
         }
     }
-    if (n)
-        check_batch(x, b, batch, n);
+    if (nb)
+        check_batch(x, piece, batch, nb);
 }
 
-/* Records the access as the byte's newest entry of its kind (2.3 read/write
- * extension): owner := t, set := {t} from the tail, alock re-picked. */
-static struct gls_var *update_byte(struct gls_access *x, uintptr_t b, struct gls_var *v) {
+/* Records the access as the newest entry of its kind for the bytes of the
+ * piece (2.3 read/write extension): owner := t, set := {t} (started at t's
+ * epoch), alock re-picked. A plain write first drops every entry on those
+ * bytes, any other access t's own entry of its kind. */
+static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, struct gls_entry **es,
+                           uint32_t n) {
     enum gls_kind kind = x->atomic ? (x->write ? GLS_AW : GLS_AR) : (x->write ? GLS_W : GLS_R);
-    struct gls_entry *e = NULL;
-    if (v) {
-        for (uint32_t i = 0; i < v->n;) {
-            struct gls_entry *o = v->e[i];
-            bool same = o->kind == kind && (kind == GLS_W || o->owner == x->t);
-            if (same) {
-                e = o;
-            } else if (kind == GLS_W) {
-                /* a plain write supersedes R, AW, AR (2.0) */
-                entry_free(x->g, o);
-                var_remove_at(v, i);
-                continue;
-            }
-            i++;
+    struct gls_thr *ts = x->ts;
+    /* Fast path: t's entry of this kind already covers the piece and still
+     * stands for {t} (no cell of t since its pos), and no other entry is
+     * dropped by the access. */
+    struct gls_entry *mine = NULL;
+    bool others = false;
+    for (uint32_t i = 0; i < n; i++) {
+        struct gls_entry *e = es[i];
+        if (!(e->mask & piece))
+            continue;
+        if (e->kind == kind && e->owner == x->t && (e->mask & piece) == piece && !mine)
+            mine = e;
+        else if (kind == GLS_W || (e->kind == kind && e->owner == x->t))
+            others = true;
+    }
+    uint64_t old_alock = mine ? mine->alock_id : 0;
+    struct gls_alock al = alock_pick(old_alock, x->thr);
+    if (mine && !others && !mine->mat &&
+        atomic_load_explicit(&mine->pos, memory_order_relaxed) >= ts->epoch_pos) {
+        if (mine->mask == piece) {
+            mine->origin = x->origin;
+            alock_set(mine, al);
+            tstat(ts, GLS_ST_KEPT, 1);
+            return;
+        }
+        if (mine->origin == x->origin && alock_same(mine, al)) {
+            tstat(ts, GLS_ST_KEPT, 1);
+            return;
         }
     }
-    if (!e) {
-        e = entry_new(x->g, kind, b);
-        v = var_push(v, e);
+    /* General case: take the piece's bytes away from the superseded entries. */
+    struct gls_entry *reuse = NULL;
+    for (uint32_t i = n; i-- > 0;) {
+        struct gls_entry *e = es[i];
+        if (!(e->mask & piece))
+            continue;
+        if (kind != GLS_W && !(e->kind == kind && e->owner == x->t))
+            continue;
+        e->mask &= (uint8_t)~piece;
+        if (!e->mask) {
+            gran_remove(w, e);
+            if (!reuse) {
+                reuse = e;   /* re-used for the new record (keeps its registration) */
+                continue;
+            }
+            entry_free(x->g, ts, e);
+        }
+    }
+    /* Same history as an entry on other bytes of the granule: share it. */
+    if (!reuse) {
+        uint32_t m;
+        struct gls_entry *buf[GOLDI_GRANULE];
+        es = gran_entries(w, buf, &m);
+        for (uint32_t i = 0; i < m; i++) {
+            struct gls_entry *e = es[i];
+            if (e->kind == kind && e->owner == x->t && !e->mat && e->origin == x->origin &&
+                atomic_load_explicit(&e->pos, memory_order_relaxed) >= ts->epoch_pos && alock_same(e, al)) {
+                e->mask |= piece;
+                tstat(ts, GLS_ST_SHARED, 1);
+                return;
+            }
+        }
+    }
+    struct gls_entry *e = reuse;
+    uint64_t want = ts->epoch_pos;
+    if (e) {
+        e->kind = (uint8_t)kind;
+        gls_mat_free(e->mat);
+        e->mat = NULL;
+        uint64_t cur = atomic_load_explicit(&e->pos, memory_order_relaxed);
+        if (cur > want)
+            want = cur;   /* pos never moves back; any start in [epoch_pos, tail] is the same set */
+    } else {
+        e = entry_new(x->g, ts, kind, x->base);
     }
     e->owner = x->t;
     e->origin = x->origin;
-    gls_mat_free(e->mat);
-    e->mat = NULL;
-    alock_pick(e, x->thr);
-    gls_list_place(x->g->list, e);
-    return v;
+    e->mask = piece;
+    alock_set(e, al);
+    uint64_t pos = gls_list_place(x->g->list, e, want);
+    if (pos != want && pos > ts->epoch_pos)
+        ts->epoch_pos = pos;   /* want's chunk is being collected: the tail starts the same set */
+    gran_insert(w, e);
+    tstat(ts, GLS_ST_RECORDED, 1);
+}
+
+/* goldi_event_origin(ev), from the thread's cache when the same access
+ * (pc, kind, size) was interned with the same stack and locks. Exact: a hit
+ * compares everything the origin is made of (tid is the thread's). */
+static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev) {
+    const struct goldi_thr *thr = ev->thr;
+    uint32_t depth = thr->depth;
+    if (depth > GLS_ORC_FRAMES || thr->n_held > GLS_ORC_HELD)
+        return goldi_event_origin(ev);
+    uint64_t h = (ev->pc ^ ((uint64_t)ev->kind << 56) ^ ((uint64_t)ev->size << 48)) * 0x9E3779B97F4A7C15ull;
+    struct gls_orc *c = &ts->orc[h >> (64 - GLS_ORC_BITS)];
+    if (c->id && c->pc == ev->pc && c->kind == ev->kind && c->size == ev->size) {
+        if (c->stack_version == thr->stack_version && c->held_version == thr->held_version &&
+            c->depth == depth)
+            return c->id;
+        bool same = c->depth == depth && c->n_held == thr->n_held;
+        for (uint32_t i = 0; same && i < depth; i++)
+            same = c->frames[i] == thr->stack[i];
+        for (uint32_t i = 0; same && i < thr->n_held; i++)
+            same = c->held[i] == thr->held[i].obj->addr && c->held_mode[i] == thr->held[i].mode;
+        if (same) {
+            c->stack_version = thr->stack_version;
+            c->held_version = thr->held_version;
+            return c->id;
+        }
+    }
+    goldi_origin_t id = goldi_event_origin(ev);
+    c->pc = ev->pc;
+    c->kind = ev->kind;
+    c->size = ev->size;
+    c->depth = depth;
+    c->n_held = thr->n_held;
+    c->stack_version = thr->stack_version;
+    c->held_version = thr->held_version;
+    for (uint32_t i = 0; i < depth; i++)
+        c->frames[i] = thr->stack[i];
+    for (uint32_t i = 0; i < thr->n_held; i++) {
+        c->held[i] = thr->held[i].obj->addr;
+        c->held_mode[i] = thr->held[i].mode;
+    }
+    c->id = id;
+    return id;
 }
 
 static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
     struct gls_engine *g = self;
     struct gls_access x;
-    x.g = g;
-    x.thr = ev->thr;
-    x.ts = thr_state(g, ev->thr);
-    x.t = ev->thr->tid;
-    x.origin = goldi_event_origin(ev);
-    if (GOLDI_UNLIKELY(!x.ts->sc))
-        x.ts->sc = goldi_alloc(sizeof *x.ts->sc);
-    x.pend = x.ts->sc->pend;
-    x.n_pend = 0;
-    x.n_memo = 0;
     switch ((enum goldi_event_kind)ev->kind) {
     case GOLDI_EV_READ: x.write = false; x.atomic = false; break;
     case GOLDI_EV_WRITE:
@@ -611,43 +963,36 @@ static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
     case GOLDI_EV_ATOMIC_RMW: x.write = true; x.atomic = true; break;
     default: return;
     }
-    stat(g, x.t, GLS_ST_ACCESSES, 1);
+    x.g = g;
+    x.ev = ev;
+    x.thr = ev->thr;
+    x.ts = thr_state(g, ev->thr);
+    x.t = ev->thr->tid;
+    x.base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    if (GOLDI_UNLIKELY(!x.ts->sc))
+        x.ts->sc = goldi_alloc(sizeof *x.ts->sc);
+    x.pend = x.ts->sc->pend;
+    x.n_pend = 0;
+    tstat(x.ts, GLS_ST_ACCESSES, 1);
+    uint8_t piece = byte_mask(addr, addr + size);
     /* free is checked as a write of every byte, but not recorded: the
      * lifetime ends in on_event right after (1.2), so a record would only be
      * built to be torn down (and freed blocks can be large). */
     bool record = ev->kind != GOLDI_EV_FREE;
-    for (uintptr_t b = addr; b < addr + size; b++) {
-        goldi_shadow_word_t *w = record ? goldi_shadow_word(g->env.plane, b)
-                                        : goldi_shadow_word_if_present(g->env.plane, b);
-        if (!w)
-            continue;
-        struct gls_var *v = (struct gls_var *)atomic_load_explicit(w, memory_order_relaxed);
-        if (v)
-            check_byte(&x, b, v);
-        if (!record)
-            continue;
-        struct gls_var *nv = update_byte(&x, b, v);
-        if (nv != v)
-            atomic_store_explicit(w, (uintptr_t)nv, memory_order_relaxed);
-    }
-    for (unsigned i = 0; i < x.n_pend; i++) {
-        struct gls_pending *p = &x.pend[i];
-        struct goldi_race r;
-        r.addr = p->lo;
-        r.size = (uint32_t)(p->hi - p->lo + 1);
-        r.cur = x.origin;
-        r.prev = p->prev;
-        r.cur_tid = x.t;
-        r.prev_tid = p->prev_tid;
-        r.cur_write = x.write;
-        r.cur_atomic = x.atomic;
-        r.prev_write = p->prev_kind == GLS_W || p->prev_kind == GLS_AW;
-        r.prev_atomic = p->prev_kind == GLS_AW || p->prev_kind == GLS_AR;
-        r.engine = "goldilocks";
-        goldi_memcpy(r.why, p->why, sizeof r.why);
-        stat(g, x.t, GLS_ST_RACES, 1);
-        g->env.report(g->env.report_ctx, &r);
-    }
+    goldi_shadow_word_t *w = record ? goldi_shadow_word(g->env.plane, x.base)
+                                    : goldi_shadow_word_if_present(g->env.plane, x.base);
+    if (!w)
+        return;
+    struct gls_entry *buf[GOLDI_GRANULE];
+    uint32_t n;
+    struct gls_entry **es = gran_entries(w, buf, &n);
+    x.origin = record || n ? access_origin(x.ts, ev) : 0;
+    if (n)
+        check_granule(&x, piece, es, n);
+    if (record)
+        update_granule(&x, w, piece, es, n);
+    if (x.n_pend)
+        flush_races(&x);
 }
 
 /* --- update-list GC (docs/goldilocks.md "Bounded memory") ----------------------------------- */
@@ -667,22 +1012,20 @@ static bool set_is_any(struct gls_engine *g, const uint64_t *tok, uint32_t n) {
     return in != 0 && in == atomic_load(&g->n_live);
 }
 
-/* Removes e from its byte record (ANY compression). Caller holds the granule lock. */
+/* Removes e from its granule (ANY compression). Caller holds the granule lock. */
 static void drop_entry_locked(struct gls_engine *g, struct gls_entry *e) {
     uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
-    struct gls_var *v = w ? (struct gls_var *)atomic_load_explicit(w, memory_order_relaxed) : NULL;
-    if (!v)
+    if (!w)
         return;
-    for (uint32_t i = 0; i < v->n; i++) {
-        if (v->e[i] != e)
+    struct gls_entry *buf[GOLDI_GRANULE];
+    uint32_t n;
+    struct gls_entry **es = gran_entries(w, buf, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (es[i] != e)
             continue;
-        entry_free(g, e);
-        var_remove_at(v, i);
-        if (!v->n) {
-            goldi_free(v);
-            atomic_store_explicit(w, 0, memory_order_relaxed);
-        }
+        gran_remove(w, e);
+        entry_free(g, NULL, e);
         return;
     }
 }
@@ -1049,8 +1392,15 @@ static void gc_try(struct gls_engine *g) {
 
 /* --- sync events: token rules of ALGORITHMS.md 2.3 -------------------------------------------- */
 
-static void append(struct gls_engine *g, goldi_tid_t t, uint64_t a, uint64_t b) {
+/* Appends cell (a, b) for thread t. A cell whose condition is t or Frel(t)
+ * can grow a fresh set {t}: t's epoch ends there (gls_thr.epoch_pos). Other
+ * cells of t (acquires, loads, joins, acquire fences) cannot, so entries of t
+ * on both sides of them are the same set, as accesses on both sides of an
+ * acquire are ordered before the same later events. */
+static void append(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, uint64_t a, uint64_t b) {
     uint64_t id = gls_list_append(g->list, a, b);
+    if ((gls_tok_kind(a) == GLS_TK_THREAD || gls_tok_kind(a) == GLS_TK_FREL) && gls_tok_value(a) == t)
+        ts->epoch_pos = id + 1;
     stat(g, t, GLS_ST_CELLS, 1);
     if ((id & (GLS_CHUNK - 1)) == 0) {
         struct gls_list *l = g->list;
@@ -1068,38 +1418,38 @@ static uint64_t sync_tok(const struct goldi_token *tok) {
     return gls_tok(GLS_TK_SYNC, tok->id);
 }
 
-static void do_step(struct gls_engine *g, goldi_tid_t t, const struct goldi_hb_step *s) {
+static void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_hb_step *s) {
     uint64_t tt = gls_tok(GLS_TK_THREAD, t);
     switch ((enum goldi_hb_op)s->op) {
     case GOLDI_HB_ACQ:              /* sink: o in LS => add t */
-        append(g, t, sync_tok(s->tok), tt);
+        append(g, ts, t, sync_tok(s->tok), tt);
         break;
     case GOLDI_HB_REL_STORE:        /* source: t in LS => add o */
     case GOLDI_HB_REL_JOIN:
-        append(g, t, tt, sync_tok(s->tok));
+        append(g, ts, t, tt, sync_tok(s->tok));
         break;
     case GOLDI_HB_FORK:             /* t in LS => add child */
-        append(g, t, tt, gls_tok(GLS_TK_THREAD, s->other->tid));
+        append(g, ts, t, tt, gls_tok(GLS_TK_THREAD, s->other->tid));
         break;
     case GOLDI_HB_JOIN:             /* child in LS => add t */
-        append(g, t, gls_tok(GLS_TK_THREAD, s->other->tid), tt);
+        append(g, ts, t, gls_tok(GLS_TK_THREAD, s->other->tid), tt);
         break;
     case GOLDI_HB_EXIT:             /* X_t := C_t: the thread token stays */
         break;
     case GOLDI_HB_ATOMIC_LOAD:      /* A in LS => add (acquire ? t : Facq(t)) */
-        append(g, t, sync_tok(s->tok), s->strong ? tt : gls_tok(GLS_TK_FACQ, t));
+        append(g, ts, t, sync_tok(s->tok), s->strong ? tt : gls_tok(GLS_TK_FACQ, t));
         break;
     case GOLDI_HB_ATOMIC_STORE:     /* (release ? t : Frel(t)) in LS ? add A : remove A */
-        append(g, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok) | GLS_OP_STORE);
+        append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok) | GLS_OP_STORE);
         break;
     case GOLDI_HB_ATOMIC_RMW:       /* write half: (release ? t : Frel(t)) in LS => add A */
-        append(g, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok));
+        append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok));
         break;
     case GOLDI_HB_FENCE_ACQ:        /* Facq(t) in LS => add t */
-        append(g, t, gls_tok(GLS_TK_FACQ, t), tt);
+        append(g, ts, t, gls_tok(GLS_TK_FACQ, t), tt);
         break;
     case GOLDI_HB_FENCE_REL:        /* t in LS => add Frel(t) (Frel_t := C_t only grows) */
-        append(g, t, tt, gls_tok(GLS_TK_FREL, t));
+        append(g, ts, t, tt, gls_tok(GLS_TK_FREL, t));
         break;
     }
 }
@@ -1107,16 +1457,16 @@ static void do_step(struct gls_engine *g, goldi_tid_t t, const struct goldi_hb_s
 static void gls_on_event(void *self, const struct goldi_event *ev) {
     struct gls_engine *g = self;
     struct goldi_thr *thr = ev->thr;
-    thr_state(g, thr);
+    struct gls_thr *ts = thr_state(g, thr);
     /* The child is live before its FORK cell exists (see set_is_any). */
     if (ev->kind == GOLDI_EV_FORK && ev->other)
         thr_mark_live(g, ev->other->tid);
     struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
     int n = goldi_event_hb_steps(ev, steps);
     for (int i = 0; i < n; i++)
-        do_step(g, thr->tid, &steps[i]);
+        do_step(g, ts, thr->tid, &steps[i]);
     if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
-        goldi_shadow_for_each(g->env.plane, ev->addr, ev->size, reset_byte, g);
+        reset_range(g, ts, ev->addr, ev->size);
     if (ev->kind == GOLDI_EV_EXIT)
         thr_mark_dead(g, thr->tid);
 }
@@ -1126,6 +1476,25 @@ static void gls_on_thr_free(void *self, struct goldi_thr *thr) {
     struct gls_thr *s = thr->estate[g->env.index];
     if (!s)
         return;
+    goldi_spin_lock(&g->thr_lock);
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        g->thrs = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    for (unsigned k = 0; k < GLS_ST_COUNT; k++)   /* under thr_lock: stats never count twice */
+        stat(g, 0, k, atomic_load_explicit(&s->st[k], memory_order_relaxed));
+    goldi_spin_unlock(&g->thr_lock);
+    if (s->free) {
+        struct gls_entry *last = s->free;
+        while (last->next_free)
+            last = last->next_free;
+        goldi_spin_lock(&g->pool_lock);
+        last->next_free = g->pool_free;
+        g->pool_free = s->free;
+        goldi_spin_unlock(&g->pool_lock);
+    }
     gls_map_destroy(&s->map);
     goldi_free(s->sc);
     goldi_free(s);
@@ -1164,12 +1533,17 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
 static void gls_stats(void *self, void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx) {
     struct gls_engine *g = self;
     struct gls_list *l = g->list;
+    uint64_t v[GLS_ST_COUNT] = { 0 };
+    goldi_spin_lock(&g->thr_lock);
     for (unsigned k = 0; k < GLS_ST_COUNT; k++) {
-        uint64_t v = 0;
         for (unsigned s = 0; s < GLS_SHARDS; s++)
-            v += atomic_load_explicit(&g->st[s].v[k], memory_order_relaxed);
-        emit(ctx, gls_stat_names[k], v);
+            v[k] += atomic_load_explicit(&g->st[s].v[k], memory_order_relaxed);
+        for (struct gls_thr *t = g->thrs; t; t = t->next)
+            v[k] += atomic_load_explicit(&t->st[k], memory_order_relaxed);
     }
+    goldi_spin_unlock(&g->thr_lock);
+    for (unsigned k = 0; k < GLS_ST_COUNT; k++)
+        emit(ctx, gls_stat_names[k], v[k]);
     uint64_t live = atomic_load(&l->tail) - (atomic_load(&l->oldest) << GLS_CHUNK_BITS);
     uint64_t peak = atomic_load(&g->cells_peak);
     emit(ctx, "goldilocks.cells_live", live);
