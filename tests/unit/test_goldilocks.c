@@ -7,212 +7,17 @@
 #include <string.h>
 
 #include "harness.h"
-#include "engine/engine.h"
-#include "event/event.h"
-#include "event/sync.h"
+#include "engine_harness.h"
 
-/* --- race logs ------------------------------------------------------------------ */
-
-struct rec {
-    int label;
-    uintptr_t addr;
-    uint32_t size;
-    goldi_tid_t cur_tid, prev_tid;
-    bool cur_write, prev_write, cur_atomic, prev_atomic;
-    char why[160];
-};
-#define MAX_RECS 4096
-struct log {
-    struct rec r[MAX_RECS];
-    int n;
-};
-static struct log gls_log, vc_log;
-static int label;                 /* label of the event being dispatched */
+static struct eh_log gls_log = EH_LOG_INIT(true), vc_log = EH_LOG_INIT(false);
 static struct goldi_sink *gls_sink;
-static bool verbose;
 
-static void on_race(void *ctx, const struct goldi_race *r) {
-    struct log *l = ctx;
-    if (l == &gls_log && verbose)
-        printf("    race @%d addr+%lu size %u T%u(%s) vs T%u(%s): %s\n", label,
-               (unsigned long)(r->addr & 0xfff), r->size, r->cur_tid, r->cur_write ? "w" : "r",
-               r->prev_tid, r->prev_write ? "w" : "r", r->why);
-    if (l->n == MAX_RECS)
-        return;
-    struct rec *x = &l->r[l->n++];
-    x->label = label;
-    x->addr = r->addr;
-    x->size = r->size;
-    x->cur_tid = r->cur_tid;
-    x->prev_tid = r->prev_tid;
-    x->cur_write = r->cur_write;
-    x->prev_write = r->prev_write;
-    x->cur_atomic = r->cur_atomic;
-    x->prev_atomic = r->prev_atomic;
-    memcpy(x->why, r->why, sizeof x->why);
-}
-
-/* --- stats ------------------------------------------------------------------------ */
-
-struct stat_q { const char *name; uint64_t v; };
-static void stat_cb(void *ctx, const char *name, uint64_t v) {
-    struct stat_q *q = ctx;
-    if (strcmp(name, q->name) == 0)
-        q->v = v;
-}
-static uint64_t stat_of(const char *name) {
-    struct stat_q q = { name, ~0ull };
-    goldi_engine_goldilocks.stats(gls_sink->self, stat_cb, &q);
-    return q.v;
-}
-static void stat_print(void *ctx, const char *name, uint64_t v) {
-    (void)ctx;
-    printf("    %-40s %llu\n", name, (unsigned long long)v);
-}
-
-/* --- scenario building --------------------------------------------------------------- */
-
-static goldi_tid_t next_tid;
-#define MAX_SCEN_THR 16
-static struct goldi_thr *scen_thr[MAX_SCEN_THR];
-static int n_scen_thr;
-
-static struct goldi_thr *thr_new(void) {
-    struct goldi_thr *t = calloc(1, sizeof *t);
-    t->tid = next_tid++;
-    t->parent = GOLDI_TID_NONE;
-    if (n_scen_thr < MAX_SCEN_THR)
-        scen_thr[n_scen_thr++] = t;
-    return t;
-}
-
-/* Fresh memory for every scenario: variables never share history. */
-static char arena[64 << 20] __attribute__((aligned(4096)));
-static size_t arena_used;
-static char *var(size_t n) {
-    size_t a = (arena_used + 63) & ~(size_t)63;
-    arena_used = a + ((n + 63) & ~(size_t)63);
-    if (arena_used > sizeof arena)
-        abort();
-    return &arena[a];
-}
-static struct goldi_sync *sync_new(enum goldi_sync_kind k) {
-    return goldi_sync_get((uintptr_t)var(8), k);
-}
-
-static void begin(void) {
-    gls_log.n = vc_log.n = 0;
-    n_scen_thr = 0;
-}
-
-static struct goldi_event mk(int l, enum goldi_event_kind k, struct goldi_thr *t) {
-    struct goldi_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = (uint8_t)k;
-    ev.thr = t;
-    ev.pc = 0x1000 + (uintptr_t)l;
-    label = l;
-    return ev;
-}
-static void go(struct goldi_event ev) { goldi_dispatch(&ev); }
-
-static void acc(int l, enum goldi_event_kind k, struct goldi_thr *t, void *p, uint32_t n) {
-    struct goldi_event ev = mk(l, k, t);
-    ev.addr = (uintptr_t)p;
-    ev.size = n;
-    go(ev);
-}
-static void wr(int l, struct goldi_thr *t, void *p) { acc(l, GOLDI_EV_WRITE, t, p, 8); }
-static void rd(int l, struct goldi_thr *t, void *p) { acc(l, GOLDI_EV_READ, t, p, 8); }
-static void wrn(int l, struct goldi_thr *t, void *p, uint32_t n) { acc(l, GOLDI_EV_WRITE, t, p, n); }
-static void rdn(int l, struct goldi_thr *t, void *p, uint32_t n) { acc(l, GOLDI_EV_READ, t, p, n); }
-static void alloc_(int l, struct goldi_thr *t, void *p, uint32_t n) { acc(l, GOLDI_EV_ALLOC, t, p, n); }
-static void free_(int l, struct goldi_thr *t, void *p, uint32_t n) { acc(l, GOLDI_EV_FREE, t, p, n); }
-
-static void fork_(int l, struct goldi_thr *p, struct goldi_thr *c) {
-    struct goldi_event ev = mk(l, GOLDI_EV_FORK, p);
-    ev.other = c;
-    c->parent = p->tid;
-    go(ev);
-}
-static void exit_(int l, struct goldi_thr *t) { go(mk(l, GOLDI_EV_EXIT, t)); }
-static void join_(int l, struct goldi_thr *t, struct goldi_thr *c) {
-    struct goldi_event ev = mk(l, GOLDI_EV_JOIN, t);
-    ev.other = c;
-    go(ev);
-}
-static void lock_(int l, enum goldi_event_kind k, struct goldi_thr *t, struct goldi_sync *o, uint8_t mode) {
-    struct goldi_event ev = mk(l, k, t);
-    ev.obj = o;
-    ev.mode = mode;
-    go(ev);
-}
-static void acq(int l, struct goldi_thr *t, struct goldi_sync *m) { lock_(l, GOLDI_EV_LOCK_ACQ, t, m, GOLDI_LOCK_EXCL); }
-static void rel(int l, struct goldi_thr *t, struct goldi_sync *m) { lock_(l, GOLDI_EV_LOCK_REL, t, m, GOLDI_LOCK_EXCL); }
-static void rdlock(int l, struct goldi_thr *t, struct goldi_sync *m) { lock_(l, GOLDI_EV_LOCK_ACQ, t, m, GOLDI_LOCK_SHARED); }
-static void rdunlock(int l, struct goldi_thr *t, struct goldi_sync *m) { lock_(l, GOLDI_EV_LOCK_REL, t, m, GOLDI_LOCK_SHARED); }
-static void obj_ev(int l, enum goldi_event_kind k, struct goldi_thr *t, struct goldi_sync *o) { lock_(l, k, t, o, 0); }
-static void wait_(int l, enum goldi_event_kind k, struct goldi_thr *t, struct goldi_sync *cv, struct goldi_sync *m) {
-    struct goldi_event ev = mk(l, k, t);
-    ev.obj = cv;
-    ev.obj2 = m;
-    go(ev);
-}
-static void bar(int l, enum goldi_event_kind k, struct goldi_thr *t, struct goldi_sync *b, uint64_t g) {
-    struct goldi_event ev = mk(l, k, t);
-    ev.obj = b;
-    ev.gen = g;
-    go(ev);
-}
-/* Atomic op on the 8-byte atomic location at p. */
-static void atom(int l, enum goldi_event_kind k, struct goldi_thr *t, void *p, unsigned mo) {
-    struct goldi_event ev = mk(l, k, t);
-    ev.obj = goldi_sync_get((uintptr_t)p, GOLDI_SYNC_ATOMIC);
-    ev.addr = (uintptr_t)p;
-    ev.size = 8;
-    ev.mo = (uint8_t)mo;
-    goldi_spin_lock(&ev.obj->lock);   /* the "op + record" critical section (T8) */
-    goldi_dispatch(&ev);
-    goldi_spin_unlock(&ev.obj->lock);
-}
-static void fence(int l, struct goldi_thr *t, unsigned mo) {
-    struct goldi_event ev = mk(l, GOLDI_EV_FENCE, t);
-    ev.mo = (uint8_t)mo;
-    go(ev);
-}
-#define RLX GOLDI_MO_RELAXED
-#define ACQ GOLDI_MO_ACQUIRE
-#define REL GOLDI_MO_RELEASE
-
-/* Every thread of the scenario exits, so the live-thread count used by ANY
- * compression only covers the scenario being run. */
-static void end(void) {
-    for (int i = 0; i < n_scen_thr; i++)
-        exit_(9999, scen_thr[i]);
-    n_scen_thr = 0;
-}
-
-static int first_label(void) { return gls_log.n ? gls_log.r[0].label : -1; }
-static int races_at(int l) {
-    int n = 0;
-    for (int i = 0; i < gls_log.n; i++)
-        n += gls_log.r[i].label == l;
-    return n;
-}
+static uint64_t stat_of(const char *name) { return eh_stat(gls_sink, name); }
 
 /* --- §4 worked examples --------------------------------------------------------------- */
 
 CASE(goldilocks_example_A_intbox_swap) {
-    begin();
-    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();
-    char *o1x = var(8), *o2x = var(8), *a = var(8), *b = var(8);
-    struct goldi_sync *L1 = sync_new(GOLDI_SYNC_MUTEX), *L2 = sync_new(GOLDI_SYNC_MUTEX);
-    wr(1, T0, o1x); wr(2, T0, o2x); wr(3, T0, a); wr(4, T0, b);
-    fork_(5, T0, T1); fork_(6, T0, T2); fork_(7, T0, T3);
-    acq(8, T1, L1); rd(9, T1, a); rd(10, T1, o1x); wr(11, T1, o1x); rel(12, T1, L1);
-    acq(13, T2, L1); acq(14, T2, L2); rd(15, T2, a); rd(16, T2, b); wr(17, T2, a); wr(18, T2, b);
-    rel(19, T2, L1); rel(20, T2, L2);
-    acq(21, T3, L2); rd(22, T3, b); rd(23, T3, o1x); wr(24, T3, o1x); rel(25, T3, L2);
+    eh_example_A();
     EXPECT_EQ(gls_log.n, 0);
     end();
 }
@@ -231,66 +36,36 @@ CASE(goldilocks_example_B_container) {
 }
 
 CASE(goldilocks_example_C_lost_signal) {
-    begin();
-    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
-    char *DATA = var(8), *FLAG = var(8);
-    struct goldi_sync *l = sync_new(GOLDI_SYNC_MUTEX), *CV = sync_new(GOLDI_SYNC_COND);
-    fork_(1, T0, T1); fork_(2, T0, T2);
-    wr(3, T1, DATA); acq(4, T1, l); wr(5, T1, FLAG); obj_ev(6, GOLDI_EV_SIGNAL, T1, CV); rel(7, T1, l);
-    acq(8, T2, l); rd(9, T2, FLAG); rel(10, T2, l); wr(11, T2, DATA);
+    eh_example_C(true);
     EXPECT_EQ(gls_log.n, 0);
     end();
 }
 
-static void example_D(bool bug) {
-    begin();
-    struct goldi_thr *T0 = thr_new(), *S1 = thr_new(), *S2 = thr_new(), *W1 = thr_new(), *W2 = thr_new();
-    char *F1 = var(8), *F2 = var(8), *X = var(8), *Y = var(8);
-    struct goldi_sync *m = sync_new(GOLDI_SYNC_MUTEX), *CV = sync_new(GOLDI_SYNC_COND);
-    fork_(1, T0, S1); fork_(2, T0, S2); fork_(3, T0, W1); fork_(4, T0, W2);
-    acq(5, W1, m); rd(6, W1, F1); wait_(7, GOLDI_EV_WAIT_ENTER, W1, CV, m);
-    acq(8, W2, m); rd(9, W2, F2); wait_(10, GOLDI_EV_WAIT_ENTER, W2, CV, m);
-    wr(11, S1, X); acq(12, S1, m); wr(13, S1, F1); obj_ev(14, GOLDI_EV_SIGNAL, S1, CV); rel(15, S1, m);
-    wr(16, S2, Y); acq(17, S2, m); wr(18, S2, F2); obj_ev(19, GOLDI_EV_SIGNAL, S2, CV); rel(20, S2, m);
-    wait_(21, GOLDI_EV_WAIT_EXIT, W1, CV, m); rd(22, W1, F1); rel(23, W1, m); wr(24, W1, bug ? Y : X);
-    wait_(25, GOLDI_EV_WAIT_EXIT, W2, CV, m); rd(26, W2, F2); rel(27, W2, m); wr(28, W2, Y);
-}
-
 CASE(goldilocks_example_D_two_waiters) {
-    example_D(false);
+    eh_example_D(false, true);
     EXPECT_EQ(gls_log.n, 0);
     end();
 }
 
 CASE(goldilocks_example_D_bug) {
-    example_D(true);
-    EXPECT_EQ(races_at(24), 0);           /* D24 is ordered after D16 via m */
-    EXPECT_EQ(first_label(), 28);
+    eh_example_D(true, true);
+    EXPECT_EQ(races_at(&gls_log, 24), 0);           /* D24 is ordered after D16 via m */
+    EXPECT_EQ(first_label(&gls_log), 28);
     EXPECT_EQ(gls_log.n, 1);
     if (gls_log.n)
         EXPECT(gls_log.r[0].cur_write && gls_log.r[0].prev_write);
     end();
 }
 
-static void example_E(unsigned st_mo, unsigned ld_mo) {
-    begin();
-    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
-    char *d = var(8), *f = var(8);
-    fork_(1, T0, T1); fork_(2, T0, T2);
-    wr(3, T1, d); atom(4, GOLDI_EV_ATOMIC_STORE, T1, f, st_mo);
-    atom(5, GOLDI_EV_ATOMIC_LOAD, T2, f, ld_mo);
-    rd(6, T2, d);
-}
-
 CASE(goldilocks_example_E_message_passing) {
-    example_E(REL, ACQ);
+    eh_example_E(REL, ACQ);
     EXPECT_EQ(gls_log.n, 0);
     end();
 }
 
 CASE(goldilocks_example_E_rlx) {
-    example_E(RLX, RLX);
-    EXPECT_EQ(first_label(), 6);
+    eh_example_E(RLX, RLX);
+    EXPECT_EQ(first_label(&gls_log), 6);
     EXPECT_EQ(gls_log.n, 1);
     if (gls_log.n)
         EXPECT(!gls_log.r[0].cur_write && gls_log.r[0].prev_write);   /* WR, partner E3 */
@@ -325,7 +100,7 @@ CASE(goldilocks_example_F_fences) {
     end();
     for (int v = 1; v <= 3; v++) {
         example_F(v);
-        EXPECT_EQ(first_label(), 8);
+        EXPECT_EQ(first_label(&gls_log), 8);
         EXPECT_EQ(gls_log.n, 1);
         end();
     }
@@ -347,33 +122,20 @@ CASE(goldilocks_example_G_release_sequence) {
     EXPECT_EQ(gls_log.n, 0);
     end();
     example_G(true);                     /* G-break: the relaxed store cuts the sequence */
-    EXPECT_EQ(first_label(), 8);
+    EXPECT_EQ(first_label(&gls_log), 8);
     EXPECT_EQ(gls_log.n, 1);
     end();
 }
 
-static void example_H(bool ok) {
-    begin();
-    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();
-    char *x = var(8);
-    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
-    wr(1, T0, x); fork_(2, T0, T1); fork_(3, T0, T2); fork_(4, T0, T3);
-    rd(5, T1, x); rd(6, T2, x); acq(7, T2, L); rel(8, T2, L);
-    if (ok) {
-        acq(81, T1, L); rel(82, T1, L);
-    }
-    acq(9, T3, L); wr(10, T3, x); exit_(11, T1);
-}
-
 CASE(goldilocks_example_H_read_shared) {
-    example_H(false);
-    EXPECT_EQ(first_label(), 10);
+    eh_example_H(false);
+    EXPECT_EQ(first_label(&gls_log), 10);
     EXPECT_EQ(gls_log.n, 1);              /* partner H5 only */
     if (gls_log.n)
         EXPECT(gls_log.r[0].prev_tid == scen_thr[1]->tid && !gls_log.r[0].prev_write &&
                gls_log.r[0].cur_write);
     end();
-    example_H(true);
+    eh_example_H(true);
     EXPECT_EQ(gls_log.n, 0);
     end();
 }
@@ -385,7 +147,7 @@ CASE(goldilocks_regression_G_ALOCK) {
     struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
     fork_(1, T0, T1); fork_(2, T0, T2);
     acq(3, T1, L); wr(4, T1, x); rel(5, T1, L); wr(6, T1, x); acq(7, T2, L); wr(8, T2, x);
-    EXPECT_EQ(first_label(), 8);
+    EXPECT_EQ(first_label(&gls_log), 8);
     EXPECT_EQ(gls_log.n, 1);
     end();
 }
@@ -397,7 +159,7 @@ CASE(goldilocks_regression_G_RWALOCK) {
     struct goldi_sync *R = sync_new(GOLDI_SYNC_RWLOCK);
     fork_(1, T0, T1); fork_(2, T0, T2);
     rdlock(3, T1, R); wr(4, T1, x); rdunlock(5, T1, R); rdlock(6, T2, R); wr(7, T2, x);
-    EXPECT_EQ(first_label(), 7);
+    EXPECT_EQ(first_label(&gls_log), 7);
     EXPECT_EQ(gls_log.n, 1);
     end();
 }
@@ -426,7 +188,7 @@ CASE(goldilocks_byte_granularity) {
     wrn(5, T1, x + 2, 2); rdn(6, T2, x + 4, 4);
     EXPECT_EQ(gls_log.n, 0);
     wrn(7, T1, x + 8, 4); wrn(8, T2, x + 10, 2);        /* overlap on bytes 10..11 */
-    EXPECT_EQ(first_label(), 8);
+    EXPECT_EQ(first_label(&gls_log), 8);
     EXPECT_EQ(gls_log.n, 1);
     if (gls_log.n)
         EXPECT(gls_log.r[0].addr == (uintptr_t)(x + 10) && gls_log.r[0].size == 2);
@@ -437,7 +199,7 @@ CASE(goldilocks_byte_granularity) {
     char *y = var(16);
     fork_(1, T0, T1); fork_(2, T0, T2);
     wrn(3, T1, y + 4, 8); rdn(4, T2, y + 9, 1); rdn(5, T2, y + 12, 1);
-    EXPECT_EQ(first_label(), 4);
+    EXPECT_EQ(first_label(&gls_log), 4);
     EXPECT_EQ(gls_log.n, 1);
     end();
 }
@@ -449,7 +211,7 @@ CASE(goldilocks_free_is_a_write_and_alloc_resets) {
     fork_(1, T0, T1); fork_(2, T0, T2);
     alloc_(3, T1, p, 16); wr(4, T1, p); rdn(5, T2, p + 8, 8);
     free_(6, T2, p, 16);                          /* free writes all 16 bytes: races with T1's write */
-    EXPECT_EQ(first_label(), 6);
+    EXPECT_EQ(first_label(&gls_log), 6);
     EXPECT_EQ(gls_log.n, 1);
     if (gls_log.n)
         EXPECT(gls_log.r[0].cur_write && gls_log.r[0].addr == (uintptr_t)p && gls_log.r[0].size == 8);
@@ -480,8 +242,8 @@ CASE(goldilocks_barrier_per_generation) {
     bar(9, GOLDI_EV_BAR_DEPART, T2, B, 0);
     rd(10, T2, y);                                  /* ordered by g0 */
     rd(11, T2, z);                                  /* not ordered: g1 is another token */
-    EXPECT_EQ(races_at(10), 0);
-    EXPECT_EQ(first_label(), 11);
+    EXPECT_EQ(races_at(&gls_log, 10), 0);
+    EXPECT_EQ(first_label(&gls_log), 11);
     EXPECT_EQ(gls_log.n, 1);
     end();
 }
@@ -500,8 +262,8 @@ CASE(goldilocks_semaphore_once_fork_join) {
     EXPECT_EQ(gls_log.n, 0);
     wr(18, T2, z); rd(19, T3, z);                   /* no sync at all */
     wr(20, T0, y);                                  /* T2/T3 not joined: races with T2's write and T3's read */
-    EXPECT_EQ(first_label(), 19);
-    EXPECT_EQ(races_at(20), 2);
+    EXPECT_EQ(first_label(&gls_log), 19);
+    EXPECT_EQ(races_at(&gls_log, 20), 2);
     EXPECT_EQ(gls_log.n, 3);
     end();
 }
@@ -528,9 +290,9 @@ CASE(goldilocks_atomic_vs_plain) {
     wr(3, T1, A); atom(4, GOLDI_EV_ATOMIC_LOAD, T2, A, ACQ);       /* atomic read vs W */
     rd(5, T1, B); atom(6, GOLDI_EV_ATOMIC_STORE, T2, B, REL);      /* atomic write vs R */
     atom(7, GOLDI_EV_ATOMIC_STORE, T1, C, RLX); rd(8, T2, C);      /* plain read vs AW */
-    EXPECT_EQ(races_at(4), 1);
-    EXPECT_EQ(races_at(6), 1);
-    EXPECT_EQ(races_at(8), 1);
+    EXPECT_EQ(races_at(&gls_log, 4), 1);
+    EXPECT_EQ(races_at(&gls_log, 6), 1);
+    EXPECT_EQ(races_at(&gls_log, 8), 1);
     EXPECT_EQ(gls_log.n, 3);
     if (gls_log.n == 3) {
         EXPECT(gls_log.r[0].cur_atomic && !gls_log.r[0].prev_atomic && gls_log.r[0].prev_write);
@@ -548,9 +310,9 @@ CASE(goldilocks_failed_cas_is_a_read) {
     rd(3, T1, A); atom(4, GOLDI_EV_ATOMIC_CASFAIL, T2, A, RLX);    /* read/read: fine */
     rd(5, T1, B); atom(6, GOLDI_EV_ATOMIC_RMW, T2, B, RLX);        /* successful CAS writes */
     wr(7, T1, C); atom(8, GOLDI_EV_ATOMIC_CASFAIL, T2, C, RLX);    /* atomic read vs W */
-    EXPECT_EQ(races_at(4), 0);
-    EXPECT_EQ(races_at(6), 1);
-    EXPECT_EQ(races_at(8), 1);
+    EXPECT_EQ(races_at(&gls_log, 4), 0);
+    EXPECT_EQ(races_at(&gls_log, 6), 1);
+    EXPECT_EQ(races_at(&gls_log, 8), 1);
     EXPECT_EQ(gls_log.n, 2);
     if (gls_log.n == 2)
         EXPECT(!gls_log.r[1].cur_write && gls_log.r[1].cur_atomic);
@@ -581,7 +343,7 @@ CASE(goldilocks_walk_across_many_cells) {
         rel(14, T3, M);
     }
     wr(15, T3, y);                                  /* T3 never took L: race after a long walk */
-    EXPECT_EQ(first_label(), 15);
+    EXPECT_EQ(first_label(&gls_log), 15);
     EXPECT_EQ(gls_log.n, 1);
     if (gls_log.n)
         EXPECT(strstr(gls_log.r[0].why, "walked") != NULL);
@@ -630,7 +392,7 @@ CASE(goldilocks_granule_sharing_and_splitting) {
         EXPECT_EQ(gls_log.r[0].size, 1u);
     }
     rdn(7, T2, x, 8);                               /* vs T1's write on bytes 0-1 and 3-7: two runs */
-    EXPECT_EQ(races_at(7), 2);
+    EXPECT_EQ(races_at(&gls_log, 7), 2);
     for (int i = 0; i < gls_log.n; i++)
         if (gls_log.r[i].label == 7)
             EXPECT(gls_log.r[i].addr == (uintptr_t)x ? gls_log.r[i].size == 2
@@ -673,7 +435,7 @@ CASE(goldilocks_epoch_moves_past_own_release) {
     wr(5, T1, x);                                   /* after the release */
     obj_ev(6, GOLDI_EV_SEM_WAIT, T2, S);
     wr(7, T2, x);                                   /* ordered after E3, not after E5 */
-    EXPECT_EQ(first_label(), 7);
+    EXPECT_EQ(first_label(&gls_log), 7);
     /* an acquire does not end the epoch: the record stays, and stays exact */
     begin();
     char *y = var(8);
@@ -709,7 +471,7 @@ CASE(goldilocks_walk_verdict_cache) {
     EXPECT_EQ(stat_of("goldilocks.walks"), walks + 1);
     EXPECT_EQ(stat_of("goldilocks.cached_verdicts"), cached + 7);
     rd(8, T0, a); rd(8, T0, a + 8);                 /* T0 is not ordered after T1's writes */
-    EXPECT_EQ(races_at(8), 2);
+    EXPECT_EQ(races_at(&gls_log, 8), 2);
     EXPECT_EQ(gls_log.n, 2);
     end();
 }
@@ -746,7 +508,7 @@ CASE(goldilocks_bounded_update_list) {
     rd(5, T2, x);                                   /* ordered through the materialised set */
     EXPECT_EQ(gls_log.n, 0);
     wr(6, T0, x);                                   /* T0 never synchronised: races with both */
-    EXPECT_EQ(first_label(), 6);
+    EXPECT_EQ(first_label(&gls_log), 6);
     EXPECT_EQ(gls_log.n, 2);
     bool saw_t1_write = false;
     for (int i = 0; i < gls_log.n; i++)
@@ -842,20 +604,8 @@ CASE(goldilocks_concurrent_dispatch_with_gc) {
 
 /* --- random differential run against the vc engine ---------------------------------------------- */
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static unsigned rnd(unsigned n) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (unsigned)(rng % n);
-}
-
-#define NV 4      /* plain 8-byte variables */
-#define NA 2      /* atomic locations */
-#define NM 2      /* mutexes */
-
 /* First race label per byte of [base, base+n), -1 if none. */
-static void first_per_byte(const struct log *l, uintptr_t base, size_t n, int *out) {
+static void first_per_byte(const struct eh_log *l, uintptr_t base, size_t n, int *out) {
     for (size_t i = 0; i < n; i++)
         out[i] = -1;
     for (int k = 0; k < l->n; k++)
@@ -866,125 +616,21 @@ static void first_per_byte(const struct log *l, uintptr_t base, size_t n, int *o
         }
 }
 
-/* rounds random traces; with burst, a noise thread appends ~70K cells twice
- * per trace so the GC materialises live entries in the middle of it. */
+/* rounds random traces (engine_harness.h) without condvars, once and
+ * barriers; with burst, a noise thread appends ~70K cells twice per trace so
+ * the GC materialises live entries in the middle of it. */
 static void random_vs_vc(int rounds, bool burst) {
     int mismatches = 0, races_seen = 0;
     uint64_t mat0 = stat_of("goldilocks.entries_materialised");
+    struct eh_random_cfg cfg = { .thread_choices = 3, .steps = 80, .n_ops = 20, .plain = 8, .mutex = 11,
+                                 .rwlock = 13, .atomic = 18, .misc = 19, .n_misc = 4, .burst = burst };
     for (int round = 0; round < rounds; round++) {
-        begin();
-        int nt = 2 + (int)rnd(3);
-        struct goldi_thr *T[5];
-        bool exited[5] = { false }, joined[5] = { false };
-        int held_m[NM], rw_w = -1, rw_r[5] = { 0 };
-        for (int i = 0; i < NM; i++)
-            held_m[i] = -1;
-        char *mem = var((NV + NA) * 8);
-        struct goldi_sync *M[NM], *RW = sync_new(GOLDI_SYNC_RWLOCK), *S = sync_new(GOLDI_SYNC_SEM);
-        int sem_count = 0;
-        for (int i = 0; i < NM; i++)
-            M[i] = sync_new(GOLDI_SYNC_MUTEX);
-        T[0] = thr_new();
-        int l = 1;
-        for (int i = 1; i < nt; i++) {
-            T[i] = thr_new();
-            if (rnd(2))
-                wrn(l++, T[0], mem + rnd(NV) * 8, 8);
-            fork_(l++, T[0], T[i]);
-        }
-        struct goldi_thr *noise = NULL;
-        struct goldi_sync *NMX = NULL;
-        if (burst) {
-            noise = thr_new();
-            NMX = sync_new(GOLDI_SYNC_MUTEX);
-            fork_(l++, T[0], noise);
-        }
-        for (int step = 0; step < 80; step++, l++) {
-            if (burst && (step == 30 || step == 60)) {
-                struct goldi_event a = mk(l, GOLDI_EV_LOCK_ACQ, noise), r = mk(l, GOLDI_EV_LOCK_REL, noise);
-                a.obj = r.obj = NMX;
-                for (int k = 0; k < 35000; k++) {
-                    goldi_dispatch(&a);
-                    goldi_dispatch(&r);
-                }
-            }
-            int i = (int)rnd((unsigned)nt);
-            if (exited[i])
-                continue;
-            struct goldi_thr *t = T[i];
-            unsigned op = rnd(20);
-            if (op < 8) {                                   /* plain access */
-                unsigned sz = 1u << rnd(4), off = rnd(9 - sz);
-                char *p = mem + rnd(NV + (rnd(4) == 0 ? NA : 0)) * 8 + off;
-                acc(l, rnd(2) ? GOLDI_EV_WRITE : GOLDI_EV_READ, t, p, sz);
-            } else if (op < 11) {                           /* mutex */
-                int m = (int)rnd(NM);
-                if (held_m[m] == i) {
-                    rel(l, t, M[m]);
-                    held_m[m] = -1;
-                } else if (held_m[m] < 0) {
-                    acq(l, t, M[m]);
-                    held_m[m] = i;
-                }
-            } else if (op < 13) {                           /* rwlock */
-                if (rw_w == i) {
-                    rel(l, t, RW);
-                    rw_w = -1;
-                } else if (rw_r[i]) {
-                    rdunlock(l, t, RW);
-                    rw_r[i] = 0;
-                } else if (rw_w < 0) {
-                    int readers = 0;
-                    for (int k = 0; k < nt; k++)
-                        readers += rw_r[k];
-                    if (rnd(2) || readers) {
-                        rdlock(l, t, RW);
-                        rw_r[i] = 1;
-                    } else {
-                        acq(l, t, RW);
-                        rw_w = i;
-                    }
-                }
-            } else if (op < 18) {                           /* atomic */
-                static const enum goldi_event_kind ks[] = { GOLDI_EV_ATOMIC_LOAD, GOLDI_EV_ATOMIC_STORE,
-                                                            GOLDI_EV_ATOMIC_RMW, GOLDI_EV_ATOMIC_CASFAIL };
-                atom(l, ks[rnd(4)], t, mem + (NV + rnd(NA)) * 8, rnd(6));
-            } else if (op < 19) {
-                unsigned sub = rnd(4);
-                if (sub == 0) {
-                    fence(l, t, rnd(6));
-                } else if (sub == 1) {                      /* end + restart a lifetime */
-                    char *p = mem + rnd(NV) * 8;
-                    free_(l, t, p, 8);
-                    alloc_(l, t, p, 8);
-                } else if (sub == 2) {
-                    obj_ev(l, GOLDI_EV_SEM_POST, t, S);
-                    sem_count++;
-                } else if (sem_count) {
-                    obj_ev(l, GOLDI_EV_SEM_WAIT, t, S);
-                    sem_count--;
-                }
-            } else if (i != 0) {                            /* exit (holding nothing) */
-                bool holds = rw_w == i || rw_r[i];
-                for (int m = 0; m < NM; m++)
-                    holds |= held_m[m] == i;
-                if (!holds) {
-                    exit_(l, t);
-                    exited[i] = true;
-                }
-            } else {                                        /* T0 joins an exited thread */
-                for (int k = 1; k < nt; k++)
-                    if (exited[k] && !joined[k]) {
-                        join_(l, T[0], T[k]);
-                        joined[k] = true;
-                        break;
-                    }
-            }
-        }
-        int fg[(NV + NA) * 8], fv[(NV + NA) * 8];
-        first_per_byte(&gls_log, (uintptr_t)mem, sizeof fg / sizeof fg[0], fg);
-        first_per_byte(&vc_log, (uintptr_t)mem, sizeof fv / sizeof fv[0], fv);
-        for (size_t b = 0; b < sizeof fg / sizeof fg[0]; b++) {
+        struct eh_round g;
+        eh_random_round(&g, &cfg);
+        int fg[EH_NB], fv[EH_NB];
+        first_per_byte(&gls_log, (uintptr_t)g.mem, EH_NB, fg);
+        first_per_byte(&vc_log, (uintptr_t)g.mem, EH_NB, fv);
+        for (size_t b = 0; b < EH_NB; b++) {
             races_seen += fv[b] >= 0;
             if (fg[b] != fv[b]) {
                 if (mismatches < 5)
@@ -992,12 +638,7 @@ static void random_vs_vc(int rounds, bool burst) {
                 mismatches++;
             }
         }
-        for (int k = 0; k < nt; k++)
-            if (!exited[k])
-                exit_(9999, T[k]);
-        if (noise)
-            exit_(9999, noise);
-        n_scen_thr = 0;
+        eh_random_finish(&g);
     }
     uint64_t mat = stat_of("goldilocks.entries_materialised") - mat0;
     printf("    %d random traces%s: %d racy bytes (vc), %d first-race mismatches, %llu entries materialised\n",
@@ -1011,10 +652,12 @@ static void random_vs_vc(int rounds, bool burst) {
 CASE(goldilocks_random_vs_vc) { random_vs_vc(600, false); }
 CASE(goldilocks_random_vs_vc_with_gc) { random_vs_vc(40, true); }
 
+
 int main(int argc, char **argv) {
-    verbose = argc > 1;
-    gls_sink = goldi_engine_start(&goldi_engine_goldilocks, on_race, &gls_log);
-    goldi_engine_start(&goldi_engine_vc, on_race, &vc_log);
+    eh_verbose = argc > 1;
+    eh_rng = 0x2545F4914F6CDD1Dull;
+    gls_sink = eh_start(&goldi_engine_goldilocks, &gls_log);
+    eh_start(&goldi_engine_vc, &vc_log);
     RUN(goldilocks_example_A_intbox_swap);
     RUN(goldilocks_example_B_container);
     RUN(goldilocks_example_C_lost_signal);
@@ -1046,7 +689,6 @@ int main(int argc, char **argv) {
     RUN(goldilocks_concurrent_dispatch_with_gc);
     RUN(goldilocks_random_vs_vc_with_gc);
     RUN(goldilocks_random_vs_vc);         /* last: it creates ~1500 threads, which slows vc */
-    printf("  engine stats:\n");
-    goldi_engine_goldilocks.stats(gls_sink->self, stat_print, NULL);
+    eh_print_stats(gls_sink);
     return harness_summary();
 }

@@ -6,201 +6,26 @@
 #include <string.h>
 
 #include "harness.h"
-#include "engine/engine.h"
-#include "event/event.h"
-#include "event/sync.h"
+#include "engine_harness.h"
 
-/* --- race logs ------------------------------------------------------------------ */
-
-struct rec {
-    int label;
-    uintptr_t addr;
-    uint32_t size;
-    goldi_tid_t cur_tid, prev_tid;
-    bool cur_write, prev_write;
-    char why[160];
-};
-#define MAX_RECS 1024
-struct log {
-    struct rec r[MAX_RECS];
-    int n;
-};
-static struct log er_log, hs_log, hl_log;
+static struct eh_log er_log = EH_LOG_INIT(true), hs_log = EH_LOG_INIT(true), hl_log = EH_LOG_INIT(true);
 static struct goldi_sink *er_sink, *hs_sink, *hl_sink;
-static int label;
-static bool verbose;
-
-static void on_race(void *ctx, const struct goldi_race *r) {
-    struct log *l = ctx;
-    if (verbose)
-        printf("    [%s] race @%d size %u T%u(%s) vs T%u(%s): %s\n", r->engine, label, r->size, r->cur_tid,
-               r->cur_write ? "w" : "r", r->prev_tid, r->prev_write ? "w" : "r", r->why);
-    if (l->n == MAX_RECS)
-        return;
-    struct rec *x = &l->r[l->n++];
-    x->label = label;
-    x->addr = r->addr;
-    x->size = r->size;
-    x->cur_tid = r->cur_tid;
-    x->prev_tid = r->prev_tid;
-    x->cur_write = r->cur_write;
-    x->prev_write = r->prev_write;
-    memcpy(x->why, r->why, sizeof x->why);
-}
-
-static int first_label(const struct log *l) { return l->n ? l->r[0].label : -1; }
-static int races_at(const struct log *l, int lab) {
-    int n = 0;
-    for (int i = 0; i < l->n; i++)
-        n += l->r[i].label == lab;
-    return n;
-}
-
-struct stat_q { const char *name; uint64_t v; };
-static void stat_cb(void *ctx, const char *name, uint64_t v) {
-    struct stat_q *q = ctx;
-    if (strcmp(name, q->name) == 0)
-        q->v = v;
-}
-static uint64_t stat_of(struct goldi_sink *s, const char *name) {
-    const struct goldi_engine_ops *ops = goldi_engine_find(s->name, strlen(s->name));
-    struct stat_q q = {name, ~0ull};
-    ops->stats(s->self, stat_cb, &q);
-    return q.v;
-}
-
-/* --- scenario building (same shape as test_goldilocks.c) ---------------------------- */
-
-static goldi_tid_t next_tid;
-#define MAX_SCEN_THR 16
-static struct goldi_thr *scen_thr[MAX_SCEN_THR];
-static int n_scen_thr;
-
-static struct goldi_thr *thr_new(void) {
-    struct goldi_thr *t = calloc(1, sizeof *t);
-    t->tid = next_tid++;
-    t->parent = GOLDI_TID_NONE;
-    if (n_scen_thr < MAX_SCEN_THR)
-        scen_thr[n_scen_thr++] = t;
-    return t;
-}
-
-static char arena[16 << 20] __attribute__((aligned(4096)));
-static size_t arena_used;
-static char *var(size_t n) {
-    size_t a = (arena_used + 63) & ~(size_t)63;
-    arena_used = a + ((n + 63) & ~(size_t)63);
-    if (arena_used > sizeof arena)
-        abort();
-    return &arena[a];
-}
-static struct goldi_sync *sync_new(enum goldi_sync_kind k) { return goldi_sync_get((uintptr_t)var(8), k); }
-
-static void begin(void) {
-    er_log.n = hs_log.n = hl_log.n = 0;
-    n_scen_thr = 0;
-}
-/* Every scenario thread exits and its state is discarded (on_thr_free). */
-static void end(void);
-
-static struct goldi_event mk(int l, enum goldi_event_kind k, struct goldi_thr *t) {
-    struct goldi_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = (uint8_t)k;
-    ev.thr = t;
-    ev.pc = 0x1000 + (uintptr_t)l;
-    label = l;
-    return ev;
-}
-static void go(struct goldi_event ev) { goldi_dispatch(&ev); }
-static void acc(int l, enum goldi_event_kind k, struct goldi_thr *t, void *p, uint32_t n) {
-    struct goldi_event ev = mk(l, k, t);
-    ev.addr = (uintptr_t)p;
-    ev.size = n;
-    go(ev);
-}
-static void wr(int l, struct goldi_thr *t, void *p) { acc(l, GOLDI_EV_WRITE, t, p, 8); }
-static void rd(int l, struct goldi_thr *t, void *p) { acc(l, GOLDI_EV_READ, t, p, 8); }
-static void alloc_(int l, struct goldi_thr *t, void *p, uint32_t n) { acc(l, GOLDI_EV_ALLOC, t, p, n); }
-static void free_(int l, struct goldi_thr *t, void *p, uint32_t n) { acc(l, GOLDI_EV_FREE, t, p, n); }
-static void fork_(int l, struct goldi_thr *p, struct goldi_thr *c) {
-    struct goldi_event ev = mk(l, GOLDI_EV_FORK, p);
-    ev.other = c;
-    c->parent = p->tid;
-    go(ev);
-}
-static void exit_(int l, struct goldi_thr *t) { go(mk(l, GOLDI_EV_EXIT, t)); }
-static void join_(int l, struct goldi_thr *t, struct goldi_thr *c) {
-    struct goldi_event ev = mk(l, GOLDI_EV_JOIN, t);
-    ev.other = c;
-    go(ev);
-}
-static void lock_(int l, enum goldi_event_kind k, struct goldi_thr *t, struct goldi_sync *o, uint8_t mode) {
-    struct goldi_event ev = mk(l, k, t);
-    ev.obj = o;
-    ev.mode = mode;
-    go(ev);
-}
-static void acq(int l, struct goldi_thr *t, struct goldi_sync *m) { lock_(l, GOLDI_EV_LOCK_ACQ, t, m, GOLDI_LOCK_EXCL); }
-static void rel(int l, struct goldi_thr *t, struct goldi_sync *m) { lock_(l, GOLDI_EV_LOCK_REL, t, m, GOLDI_LOCK_EXCL); }
-static void rdlock(int l, struct goldi_thr *t, struct goldi_sync *m) { lock_(l, GOLDI_EV_LOCK_ACQ, t, m, GOLDI_LOCK_SHARED); }
-static void rdunlock(int l, struct goldi_thr *t, struct goldi_sync *m) { lock_(l, GOLDI_EV_LOCK_REL, t, m, GOLDI_LOCK_SHARED); }
-static void signal_(int l, struct goldi_thr *t, struct goldi_sync *cv) { lock_(l, GOLDI_EV_SIGNAL, t, cv, 0); }
-static void wait_(int l, enum goldi_event_kind k, struct goldi_thr *t, struct goldi_sync *cv, struct goldi_sync *m) {
-    struct goldi_event ev = mk(l, k, t);
-    ev.obj = cv;
-    ev.obj2 = m;
-    go(ev);
-}
-static void atom(int l, enum goldi_event_kind k, struct goldi_thr *t, void *p, unsigned mo) {
-    struct goldi_event ev = mk(l, k, t);
-    ev.obj = goldi_sync_get((uintptr_t)p, GOLDI_SYNC_ATOMIC);
-    ev.addr = (uintptr_t)p;
-    ev.size = 8;
-    ev.mo = (uint8_t)mo;
-    goldi_spin_lock(&ev.obj->lock);
-    goldi_dispatch(&ev);
-    goldi_spin_unlock(&ev.obj->lock);
-}
-
-static void end(void) {
-    for (int i = 0; i < n_scen_thr; i++)
-        exit_(9999, scen_thr[i]);
-    for (int i = 0; i < n_scen_thr; i++) {
-        goldi_dispatch_thr_free(scen_thr[i]);
-        free(scen_thr[i]);
-    }
-    n_scen_thr = 0;
-}
 
 /* --- §4 C: lost signal ------------------------------------------------------------ */
 
-static void example_C(bool with_signal) {
-    begin();
-    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
-    char *DATA = var(8), *FLAG = var(8);
-    struct goldi_sync *l = sync_new(GOLDI_SYNC_MUTEX), *CV = sync_new(GOLDI_SYNC_COND);
-    fork_(1, T0, T1); fork_(2, T0, T2);
-    wr(3, T1, DATA); acq(4, T1, l); wr(5, T1, FLAG);
-    if (with_signal)
-        signal_(6, T1, CV);
-    rel(7, T1, l);
-    acq(8, T2, l); rd(9, T2, FLAG); rel(10, T2, l); wr(11, T2, DATA);
-}
-
 CASE(hybrid_example_C_predicate_read_orders_lost_signal) {
-    uint64_t p0 = stat_of(hs_sink, "hybrid-short.predicate_read_edges");
-    example_C(true);
+    uint64_t p0 = eh_stat(hs_sink, "hybrid-short.predicate_read_edges");
+    eh_example_C(true);
     EXPECT_EQ(hs_log.n, 0);
     EXPECT_EQ(hl_log.n, 0);
-    EXPECT_EQ(stat_of(hs_sink, "hybrid-short.predicate_read_edges"), p0 + 1);
+    EXPECT_EQ(eh_stat(hs_sink, "hybrid-short.predicate_read_edges"), p0 + 1);
     EXPECT_EQ(first_label(&er_log), 11);     /* Eraser: false alarm */
     end();
 }
 
 CASE(hybrid_example_C_without_signal_is_a_false_alarm) {
     /* Without the signal there is no DS(FLAG): the lock chain l is no edge. */
-    example_C(false);
+    eh_example_C(false);
     EXPECT_EQ(first_label(&hs_log), 11);
     EXPECT_EQ(first_label(&hl_log), 11);
     EXPECT_EQ(hs_log.n, 1);
@@ -211,39 +36,17 @@ CASE(hybrid_example_C_without_signal_is_a_false_alarm) {
 
 /* --- §4 D: two signal/wait pairs ------------------------------------------------------ */
 
-/* bug: D24 writes Y. read_pred: the waiters read their flag before waiting
- * (D6, D9); without it R_t is empty at wait_exit and only the fake segment
- * orders the waiters. */
-static goldi_tid_t d_s2;   /* tid of S2 in the last example_D */
-static void example_D(bool bug, bool read_pred) {
-    begin();
-    struct goldi_thr *T0 = thr_new(), *S1 = thr_new(), *S2 = thr_new(), *W1 = thr_new(), *W2 = thr_new();
-    d_s2 = S2->tid;
-    char *F1 = var(8), *F2 = var(8), *X = var(8), *Y = var(8);
-    struct goldi_sync *m = sync_new(GOLDI_SYNC_MUTEX), *CV = sync_new(GOLDI_SYNC_COND);
-    fork_(1, T0, S1); fork_(2, T0, S2); fork_(3, T0, W1); fork_(4, T0, W2);
-    acq(5, W1, m);
-    if (read_pred)
-        rd(6, W1, F1);
-    wait_(7, GOLDI_EV_WAIT_ENTER, W1, CV, m);
-    acq(8, W2, m);
-    if (read_pred)
-        rd(9, W2, F2);
-    wait_(10, GOLDI_EV_WAIT_ENTER, W2, CV, m);
-    wr(11, S1, X); acq(12, S1, m); wr(13, S1, F1); signal_(14, S1, CV); rel(15, S1, m);
-    wr(16, S2, Y); acq(17, S2, m); wr(18, S2, F2); signal_(19, S2, CV); rel(20, S2, m);
-    wait_(21, GOLDI_EV_WAIT_EXIT, W1, CV, m); rd(22, W1, F1); rel(23, W1, m); wr(24, W1, bug ? Y : X);
-    wait_(25, GOLDI_EV_WAIT_EXIT, W2, CV, m); rd(26, W2, F2); rel(27, W2, m); wr(28, W2, Y);
-}
+/* eh_example_D(bug, read_pred): without the predicate reads (D6, D9) R_t is
+ * empty at wait_exit and only the fake segment orders the waiters. */
 
 CASE(hybrid_example_D_write_read_relation) {
-    uint64_t wr0 = stat_of(hs_sink, "hybrid-short.wait_write_read_edges");
-    uint64_t fk0 = stat_of(hs_sink, "hybrid-short.wait_fake_segment_edges");
-    example_D(false, true);
+    uint64_t wr0 = eh_stat(hs_sink, "hybrid-short.wait_write_read_edges");
+    uint64_t fk0 = eh_stat(hs_sink, "hybrid-short.wait_fake_segment_edges");
+    eh_example_D(false, true);
     EXPECT_EQ(hs_log.n, 0);
     EXPECT_EQ(hl_log.n, 0);
-    EXPECT_EQ(stat_of(hs_sink, "hybrid-short.wait_write_read_edges"), wr0 + 2);
-    EXPECT_EQ(stat_of(hs_sink, "hybrid-short.wait_fake_segment_edges"), fk0);
+    EXPECT_EQ(eh_stat(hs_sink, "hybrid-short.wait_write_read_edges"), wr0 + 2);
+    EXPECT_EQ(eh_stat(hs_sink, "hybrid-short.wait_fake_segment_edges"), fk0);
     EXPECT_EQ(races_at(&er_log, 24), 1);     /* Eraser: D24, D28 false alarms */
     EXPECT_EQ(races_at(&er_log, 28), 1);
     end();
@@ -253,26 +56,26 @@ CASE(hybrid_example_D_bug_reports_D24) {
     /* W1 is ordered after S1 only (through F1): D24's write of Y races with
      * S2's D16 (the race another schedule exposes); Y is then Race, so D28 is
      * not reported again. */
-    example_D(true, true);
+    eh_example_D(true, true);
     EXPECT_EQ(first_label(&hs_log), 24);
     EXPECT_EQ(hs_log.n, 1);
     EXPECT_EQ(first_label(&hl_log), 24);
     EXPECT_EQ(hl_log.n, 1);
     if (hs_log.n)
-        EXPECT(hs_log.r[0].prev_tid == d_s2 && hs_log.r[0].prev_write);   /* S2's D16 */
+        EXPECT(hs_log.r[0].prev_tid == scen_thr[2]->tid && hs_log.r[0].prev_write);   /* S2's D16 */
     end();
 }
 
 CASE(hybrid_example_D_fake_segment) {
-    uint64_t fk0 = stat_of(hs_sink, "hybrid-short.wait_fake_segment_edges");
-    example_D(false, false);
+    uint64_t fk0 = eh_stat(hs_sink, "hybrid-short.wait_fake_segment_edges");
+    eh_example_D(false, false);
     EXPECT_EQ(hs_log.n, 0);
     EXPECT_EQ(hl_log.n, 0);
-    EXPECT_EQ(stat_of(hs_sink, "hybrid-short.wait_fake_segment_edges"), fk0 + 2);
+    EXPECT_EQ(eh_stat(hs_sink, "hybrid-short.wait_fake_segment_edges"), fk0 + 2);
     end();
     /* D-bug with the fake segment only: W1 is ordered after S2 as well (a false
      * edge hides D24); W2 is not ordered after W1's D24: D28. */
-    example_D(true, false);
+    eh_example_D(true, false);
     EXPECT_EQ(races_at(&hs_log, 24), 0);
     EXPECT_EQ(first_label(&hs_log), 28);
     EXPECT_EQ(first_label(&hl_log), 28);
@@ -286,8 +89,8 @@ CASE(hybrid_rw_ring_is_bounded) {
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
     char *many = var(8 * 100), *DATA = var(8), *FLAG = var(8);
     struct goldi_sync *l = sync_new(GOLDI_SYNC_MUTEX), *CV = sync_new(GOLDI_SYNC_COND);
-    uint64_t ev0 = stat_of(hs_sink, "hybrid-short.rw_ring_evictions");
-    uint64_t ds0 = stat_of(hs_sink, "hybrid-short.ds_recorded");
+    uint64_t ev0 = eh_stat(hs_sink, "hybrid-short.rw_ring_evictions");
+    uint64_t ds0 = eh_stat(hs_sink, "hybrid-short.ds_recorded");
     fork_(1, T0, T1); fork_(2, T0, T2);
     wr(3, T1, DATA); acq(4, T1, l);
     for (int i = 0; i < 100; i++)
@@ -296,8 +99,8 @@ CASE(hybrid_rw_ring_is_bounded) {
     acq(9, T2, l); rd(10, T2, FLAG); rel(11, T2, l); wr(12, T2, DATA);
     /* 101 writes into a ring of 64: 37 evicted; DS recorded for the 64 latest,
      * FLAG among them, so the predicate read still orders T2. */
-    EXPECT_EQ(stat_of(hs_sink, "hybrid-short.rw_ring_evictions"), ev0 + 37);
-    EXPECT_EQ(stat_of(hs_sink, "hybrid-short.ds_recorded"), ds0 + 64);
+    EXPECT_EQ(eh_stat(hs_sink, "hybrid-short.rw_ring_evictions"), ev0 + 37);
+    EXPECT_EQ(eh_stat(hs_sink, "hybrid-short.ds_recorded"), ds0 + 64);
     EXPECT_EQ(hs_log.n, 0);
     end();
 }
@@ -332,22 +135,9 @@ CASE(hybrid_predicate_read_needs_same_mutex) {
 
 /* --- MSM tables ------------------------------------------------------------------ */
 
-static void example_H(bool ok) {
-    begin();
-    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();
-    char *x = var(8);
-    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
-    wr(1, T0, x); fork_(2, T0, T1); fork_(3, T0, T2); fork_(4, T0, T3);
-    rd(5, T1, x); rd(6, T2, x); acq(7, T2, L); rel(8, T2, L);
-    if (ok) {
-        acq(81, T1, L); rel(82, T1, L);
-    }
-    acq(9, T3, L); wr(10, T3, x); exit_(11, T1);
-}
-
 CASE(hybrid_example_H_short_reports_long_defers) {
     for (int ok = 0; ok <= 1; ok++) {
-        example_H(ok);
+        eh_example_H(ok);
         EXPECT_EQ(first_label(&hs_log), 10);     /* ShR, C = {}, TS_T1 ∥ TS_T3 */
         if (hs_log.n)
             EXPECT(hs_log.r[0].cur_write && !hs_log.r[0].prev_write);
@@ -410,14 +200,7 @@ CASE(hybrid_rwlock_read_mode_does_not_protect_writes) {
 
 CASE(hybrid_atomic_edges) {
     for (int rlx = 0; rlx <= 1; rlx++) {
-        begin();
-        struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
-        char *d = var(8), *f = var(8);
-        fork_(1, T0, T1); fork_(2, T0, T2);
-        wr(3, T1, d);
-        atom(4, GOLDI_EV_ATOMIC_STORE, T1, f, rlx ? GOLDI_MO_RELAXED : GOLDI_MO_RELEASE);
-        atom(5, GOLDI_EV_ATOMIC_LOAD, T2, f, rlx ? GOLDI_MO_RELAXED : GOLDI_MO_ACQUIRE);
-        rd(6, T2, d);
+        eh_example_E(rlx ? RLX : REL, rlx ? RLX : ACQ);
         EXPECT_EQ(first_label(&hs_log), rlx ? 6 : -1);
         EXPECT_EQ(first_label(&hl_log), rlx ? 6 : -1);
         EXPECT_EQ(er_log.n, 0);                  /* Eraser: a read leaves d Shared */
@@ -437,29 +220,29 @@ CASE(hybrid_join_is_an_edge) {
 }
 
 CASE(hybrid_thread_state_is_freed) {
-    uint64_t t0 = stat_of(hs_sink, "hybrid-short.threads"), e0 = stat_of(er_sink, "eraser.threads");
+    uint64_t t0 = eh_stat(hs_sink, "hybrid-short.threads"), e0 = eh_stat(er_sink, "eraser.threads");
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new();
     char *x = var(8);
     fork_(1, T0, T1); wr(2, T1, x); wr(3, T0, x);
-    EXPECT_EQ(stat_of(hs_sink, "hybrid-short.threads"), t0 + 2);
-    EXPECT_EQ(stat_of(er_sink, "eraser.threads"), e0 + 2);
+    EXPECT_EQ(eh_stat(hs_sink, "hybrid-short.threads"), t0 + 2);
+    EXPECT_EQ(eh_stat(er_sink, "eraser.threads"), e0 + 2);
     end();
-    EXPECT_EQ(stat_of(hs_sink, "hybrid-short.threads"), t0);
-    EXPECT_EQ(stat_of(er_sink, "eraser.threads"), e0);
+    EXPECT_EQ(eh_stat(hs_sink, "hybrid-short.threads"), t0);
+    EXPECT_EQ(eh_stat(er_sink, "eraser.threads"), e0);
 }
 
 CASE(hybrid_free_releases_byte_records) {
-    uint64_t r0 = stat_of(hl_sink, "hybrid-long.byte_records");
+    uint64_t r0 = eh_stat(hl_sink, "hybrid-long.byte_records");
     begin();
     struct goldi_thr *T0 = thr_new();
     char *p = var(64);
     alloc_(1, T0, p, 64);
     for (int i = 0; i < 8; i++)
         wr(2, T0, p + 8 * i);
-    EXPECT_EQ(stat_of(hl_sink, "hybrid-long.byte_records"), r0 + 64);
+    EXPECT_EQ(eh_stat(hl_sink, "hybrid-long.byte_records"), r0 + 64);
     free_(3, T0, p, 64);
-    EXPECT_EQ(stat_of(hl_sink, "hybrid-long.byte_records"), r0);
+    EXPECT_EQ(eh_stat(hl_sink, "hybrid-long.byte_records"), r0);
     end();
 }
 
@@ -504,10 +287,11 @@ CASE(eraser_common_lock_is_silent) {
 }
 
 int main(int argc, char **argv) {
-    verbose = argc > 1;
-    er_sink = goldi_engine_start(&goldi_engine_eraser, on_race, &er_log);
-    hs_sink = goldi_engine_start(&goldi_engine_hybrid_short, on_race, &hs_log);
-    hl_sink = goldi_engine_start(&goldi_engine_hybrid_long, on_race, &hl_log);
+    eh_verbose = argc > 1;
+    eh_end_frees_threads = true;
+    er_sink = eh_start(&goldi_engine_eraser, &er_log);
+    hs_sink = eh_start(&goldi_engine_hybrid_short, &hs_log);
+    hl_sink = eh_start(&goldi_engine_hybrid_long, &hl_log);
     RUN(hybrid_example_C_predicate_read_orders_lost_signal);
     RUN(hybrid_example_C_without_signal_is_a_false_alarm);
     RUN(hybrid_example_D_write_read_relation);

@@ -15,10 +15,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "engine/engine.h"
+#include "engine_harness.h"
 #include "engine/region/region.h"
-#include "event/event.h"
-#include "event/sync.h"
 #include "trace/text.h"
 
 /* --- report logs ------------------------------------------------------------------ */
@@ -47,7 +45,6 @@ static const struct goldi_engine_ops *const ops_of[E_N] = {
     &goldi_engine_fastrcd, &goldi_engine_valor, &goldi_engine_valor_sfr, &goldi_engine_vc};
 
 static struct goldi_text_trace_result res;   /* filled while a trace runs */
-static bool verbose;
 
 static uint32_t origin_event(goldi_origin_t o) {
     struct goldi_origin_info info;
@@ -223,8 +220,8 @@ static bool o_hb(uint32_t a, uint32_t b) {
 
 static void setup(void) {
     for (int e = 0; e < E_N; e++)
-        sinks[e] = goldi_engine_start(ops_of[e], on_race, &logs[e]);
-    goldi_engine_start(&oracle_ops, on_race, NULL);
+        sinks[e] = eh_start_cb(ops_of[e], on_race, &logs[e]);
+    eh_start_cb(&oracle_ops, on_race, NULL);
 }
 
 /* Runs one trace; returns false (and prints why) on a parse error. */
@@ -257,20 +254,6 @@ static bool run_labelled(const char *text) {
     return run(text);
 }
 
-static uint64_t stat_val;
-static const char *stat_name;
-static void stat_cb(void *ctx, const char *name, uint64_t v) {
-    (void)ctx;
-    if (strcmp(name, stat_name) == 0)
-        stat_val = v;
-}
-static uint64_t stat_of(int e, const char *name) {
-    stat_name = name;
-    stat_val = ~0ull;
-    ops_of[e]->stats(sinks[e]->self, stat_cb, NULL);
-    return stat_val;
-}
-
 /* --- fixed cases ------------------------------------------------------------------------------ */
 
 CASE(region_counter_table) {
@@ -292,11 +275,8 @@ CASE(region_counter_table) {
 static struct goldi_event ev_of_kind(enum goldi_event_kind k, unsigned mo) {
     static char objs[4][8];
     static struct goldi_thr thr;
-    struct goldi_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = (uint8_t)k;
+    struct goldi_event ev = eh_event(k, &thr);
     ev.mo = (uint8_t)mo;
-    ev.thr = &thr;
     ev.other = &thr;
     ev.obj = goldi_sync_get((uintptr_t)objs[0], GOLDI_SYNC_MUTEX);
     ev.obj2 = goldi_sync_get((uintptr_t)objs[1], GOLDI_SYNC_MUTEX);
@@ -341,6 +321,14 @@ CASE(region_boundary_rules) {
         EXPECT_EQ(rg_is_boundary_rfr(&fe), rel);
     }
 }
+
+/* Records of vc, fastrcd and valor for the last trace. */
+#define EXPECT_RECORDS(vc, fastrcd, valor)                                            \
+    do {                                                                              \
+        EXPECT_EQ(logs[E_VC].n, vc);                                                  \
+        EXPECT_EQ(logs[E_FASTRCD].n, fastrcd);                                        \
+        EXPECT_EQ(logs[E_VALOR].n, valor);                                            \
+    } while (0)
 
 /* Number of reports of engine e whose current access is event lab. */
 static int reports_at(int e, const char *lab) {
@@ -397,16 +385,12 @@ CASE(region_examples_E_F_G) {
     };
     for (int i = 0; i < 3; i++) {
         EXPECT(run_labelled(fv[i]));
-        EXPECT_EQ(logs[E_VC].n, 1);
-        EXPECT_EQ(logs[E_FASTRCD].n, 0);
-        EXPECT_EQ(logs[E_VALOR].n, 0);
+        EXPECT_RECORDS(1, 0, 0);
     }
     /* G-break: a race for P, missed (T1's region ended at its release store). */
     EXPECT(run_labelled("G1 T0 fork T1  G2 T0 fork T2  G3 T0 fork T3  G4 T1 wr d   G5 T1 st.rel f   G6 T3 st.rlx f\n"
                         "G7 T2 ld.acq f  G8 T2 rd d\n"));
-    EXPECT_EQ(logs[E_VC].n, 1);
-    EXPECT_EQ(logs[E_FASTRCD].n, 0);
-    EXPECT_EQ(logs[E_VALOR].n, 0);
+    EXPECT_RECORDS(1, 0, 0);
 }
 
 CASE(region_byte_granularity) {
@@ -437,9 +421,9 @@ CASE(region_valor_read_log_filter) {
     for (int i = 0; i < 50; i++)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "T1 rd x\n");
     snprintf(buf + n, sizeof buf - n, "T1 exit\n");
-    uint64_t before = stat_of(E_VALOR, "valor.reads_logged");
+    uint64_t before = eh_stat(sinks[E_VALOR], "valor.reads_logged");
     EXPECT(run_labelled(buf));
-    EXPECT_EQ(stat_of(E_VALOR, "valor.reads_logged") - before, 8);
+    EXPECT_EQ(eh_stat(sinks[E_VALOR], "valor.reads_logged") - before, 8);
     EXPECT_EQ(logs[E_VALOR].n, 0);
 }
 
@@ -473,16 +457,12 @@ CASE(region_lifetimes) {
      * is forgotten when T2 reallocates the block */
     EXPECT(run_labelled("A1 T0 fork T1  A2 T0 fork T2  A3 T1 alloc h 8  A4 T1 wr h  A5 T1 free h\n"
                         "A6 T2 alloc h 8  A7 T2 wr h  A8 T2 rd h  A9 T1 exit  A10 T2 exit\n"));
-    EXPECT_EQ(logs[E_VC].n, 0);
-    EXPECT_EQ(logs[E_FASTRCD].n, 0);
-    EXPECT_EQ(logs[E_VALOR].n, 0);
+    EXPECT_RECORDS(0, 0, 0);
     /* T1 reads h, frees it itself and nobody else wrote: no conflict at its exit
      * (own single bump accepted through the saved end-of-lifetime state) */
     EXPECT(run_labelled("A1 T0 alloc h 8  A2 T0 wr h  A3 T0 fork T1  A4 T0 fork T2\n"
                         "A5 T1 rd h  A6 T1 free h  A7 T2 alloc h 8  A8 T2 wr h  A9 T1 exit  A10 T2 exit\n"));
-    EXPECT_EQ(logs[E_VC].n, 0);
-    EXPECT_EQ(logs[E_FASTRCD].n, 0);
-    EXPECT_EQ(logs[E_VALOR].n, 0);
+    EXPECT_RECORDS(0, 0, 0);
 }
 
 CASE(region_join_without_exit) {
@@ -496,32 +476,22 @@ CASE(region_join_without_exit) {
     t1->parent = 500;
     for (int e = 0; e < E_N; e++)
         logs[e].n = 0;
-    struct goldi_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = GOLDI_EV_FORK;
-    ev.thr = t0;
+    /* no pc: the oracle records only the events of text traces */
+    struct goldi_event ev = eh_event(GOLDI_EV_FORK, t0);
     ev.other = t1;
     goldi_dispatch(&ev);
-    memset(&ev, 0, sizeof ev);
-    ev.kind = GOLDI_EV_READ;
-    ev.thr = t1;
+    ev = eh_event(GOLDI_EV_READ, t1);
     ev.addr = (uintptr_t)x;
     ev.size = 8;
     goldi_dispatch(&ev);
-    memset(&ev, 0, sizeof ev);
-    ev.kind = GOLDI_EV_JOIN;
-    ev.thr = t0;
+    ev = eh_event(GOLDI_EV_JOIN, t0);
     ev.other = t1;
     goldi_dispatch(&ev);
-    memset(&ev, 0, sizeof ev);
-    ev.kind = GOLDI_EV_WRITE;
-    ev.thr = t0;
+    ev = eh_event(GOLDI_EV_WRITE, t0);
     ev.addr = (uintptr_t)x;
     ev.size = 8;
     goldi_dispatch(&ev);
-    EXPECT_EQ(logs[E_VC].n, 0);
-    EXPECT_EQ(logs[E_FASTRCD].n, 0);
-    EXPECT_EQ(logs[E_VALOR].n, 0);
+    EXPECT_RECORDS(0, 0, 0);
     goldi_dispatch_thr_free(t1);
     goldi_dispatch_thr_free(t0);
     free(t0);
@@ -529,14 +499,6 @@ CASE(region_join_without_exit) {
 }
 
 /* --- random traces -------------------------------------------------------------------------------- */
-
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static uint32_t rnd(uint32_t n) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
-}
 
 struct gen {
     char *buf;
@@ -569,19 +531,19 @@ static const char *const mo_rmw[] = {"rlx", "con", "acq", "rel", "acq_rel", "sc"
 
 static void plain_access(struct gen *g, int t) {
     static const char *const ops[] = {"rd", "wr"};
-    int loc = (int)rnd(6);   /* x0..x3, h0, h1 */
+    int loc = (int)eh_rnd(6);   /* x0..x3, h0, h1 */
     char name[8];
     if (loc >= 4) {
         if (g->heap[loc - 4] != 1)
-            loc = (int)rnd(4);
+            loc = (int)eh_rnd(4);
         else
             snprintf(name, sizeof name, "h%d", loc - 4);
     }
     if (loc < 4)
         snprintf(name, sizeof name, "x%d", loc);
-    const char *op = ops[rnd(2)];
+    const char *op = ops[eh_rnd(2)];
     int guard = -1;   /* lock taken around this access only */
-    if (g->disciplined && loc < 4 && rnd(10)) {
+    if (g->disciplined && loc < 4 && eh_rnd(10)) {
         int l = loc % 3;
         if (g->lock[l] != t && g->lock[l] != -1)
             return;   /* someone else holds it: skip the access */
@@ -591,15 +553,15 @@ static void plain_access(struct gen *g, int t) {
             guard = l;
         }
     }
-    uint32_t k = rnd(10);
+    uint32_t k = eh_rnd(10);
     if (k < 5) {
         emit(g, "T%d %s %s\n", t, op, name);
     } else if (k < 9) {
         static const uint32_t lens[] = {1, 2, 4};
-        uint32_t len = lens[rnd(3)], off = rnd(8 - len + 1);
+        uint32_t len = lens[eh_rnd(3)], off = eh_rnd(8 - len + 1);
         emit(g, "T%d %s %s[%u:%u]\n", t, op, name, off, len);
     } else if (loc < 4) {
-        uint32_t off = rnd(8), len = 1 + rnd(16);   /* ranges may cross into the next granule */
+        uint32_t off = eh_rnd(8), len = 1 + eh_rnd(16);   /* ranges may cross into the next granule */
         emit(g, "T%d %s %s[%u] %u\n", t, op[0] == 'r' ? "rdr" : "wrr", name, off, len);
     } else {
         emit(g, "T%d %s %s\n", t, op, name);
@@ -635,11 +597,11 @@ static bool rw_free_of_readers(const struct gen *g) {
 
 /* One random step of running thread t. */
 static void step(struct gen *g, int t) {
-    uint32_t k = rnd(100);
+    uint32_t k = eh_rnd(100);
     if (k < 50) {
         plain_access(g, t);
     } else if (k < 58) {
-        int l = (int)rnd(3);
+        int l = (int)eh_rnd(3);
         if (g->lock[l] == -1) {
             emit(g, "T%d acq L%d\n", t, l);
             g->lock[l] = t;
@@ -654,7 +616,7 @@ static void step(struct gen *g, int t) {
         } else if (g->rw_readers[t]) {
             emit(g, "T%d rdunlock R0\n", t);
             g->rw_readers[t]--;
-        } else if (g->rw_writer == -1 && rnd(2) && rw_free_of_readers(g)) {
+        } else if (g->rw_writer == -1 && eh_rnd(2) && rw_free_of_readers(g)) {
             emit(g, "T%d wrlock R0\n", t);
             g->rw_writer = t;
         } else if (g->rw_writer == -1) {
@@ -662,8 +624,8 @@ static void step(struct gen *g, int t) {
             g->rw_readers[t]++;
         }
     } else if (k < 66) {
-        int s = (int)rnd(2);
-        if (g->sem[s] > 0 && rnd(2)) {
+        int s = (int)eh_rnd(2);
+        if (g->sem[s] > 0 && eh_rnd(2)) {
             emit(g, "T%d sem_wait S%d\n", t, s);
             g->sem[s]--;
         } else {
@@ -671,17 +633,17 @@ static void step(struct gen *g, int t) {
             g->sem[s]++;
         }
     } else if (k < 76) {
-        int a = (int)rnd(2);
-        switch (rnd(4)) {
-        case 0: emit(g, "T%d ld.%s a%d\n", t, mo_ld[rnd(4)], a); break;
-        case 1: emit(g, "T%d st.%s a%d\n", t, mo_st[rnd(3)], a); break;
-        case 2: emit(g, "T%d rmw.%s a%d\n", t, mo_rmw[rnd(6)], a); break;
-        default: emit(g, "T%d casfail.%s a%d\n", t, mo_ld[rnd(4)], a); break;
+        int a = (int)eh_rnd(2);
+        switch (eh_rnd(4)) {
+        case 0: emit(g, "T%d ld.%s a%d\n", t, mo_ld[eh_rnd(4)], a); break;
+        case 1: emit(g, "T%d st.%s a%d\n", t, mo_st[eh_rnd(3)], a); break;
+        case 2: emit(g, "T%d rmw.%s a%d\n", t, mo_rmw[eh_rnd(6)], a); break;
+        default: emit(g, "T%d casfail.%s a%d\n", t, mo_ld[eh_rnd(4)], a); break;
         }
     } else if (k < 79) {
-        emit(g, "T%d fence.%s\n", t, mo_rmw[1 + rnd(5)]);
+        emit(g, "T%d fence.%s\n", t, mo_rmw[1 + eh_rnd(5)]);
     } else if (k < 81) {
-        emit(g, "T%d %s CV\n", t, rnd(2) ? "signal" : "broadcast");
+        emit(g, "T%d %s CV\n", t, eh_rnd(2) ? "signal" : "broadcast");
     } else if (k < 83) {
         if (g->lock[0] == t && t != 0) {
             emit(g, "T%d wait_enter CV L0\n", t);
@@ -695,7 +657,7 @@ static void step(struct gen *g, int t) {
             g->state[c] = 1;
         }
     } else if (k < 89) {
-        int h = (int)rnd(2);
+        int h = (int)eh_rnd(2);
         if (g->heap[h] == 0) {
             emit(g, "T%d alloc h%d 8\n", t, h);
             g->heap[h] = 1;
@@ -736,14 +698,14 @@ static char *gen_trace(int n_steps) {
     g.nthr = 1;
     g.state[0] = 1;
     g.lock[0] = g.lock[1] = g.lock[2] = g.rw_writer = -1;
-    g.disciplined = rnd(2);
-    int first = 1 + (int)rnd(3);
+    g.disciplined = eh_rnd(2);
+    int first = 1 + (int)eh_rnd(3);
     for (int i = 0; i < first; i++) {
         emit(&g, "T0 fork T%d\n", g.nthr);
         g.state[g.nthr++] = 1;
     }
     for (int s = 0; s < n_steps; s++) {
-        int t = (int)rnd((uint32_t)g.nthr);
+        int t = (int)eh_rnd((uint32_t)g.nthr);
         if (g.state[t] == 1) {
             step(&g, t);
         } else if (g.state[t] == 2 && g.lock[0] == -1) {
@@ -821,7 +783,7 @@ static bool sound(const struct log *l, const struct rep *r) {
         else if (r->validation && (r->at_idx < j || i > j))
             bad = "validation reported before the write";
     }
-    if (bad && verbose)
+    if (bad && eh_verbose)
         printf("    [%s] unsound report cur #%u prev #%u at #%u: %s (%s)\n", l->name, i, j, r->at_idx, bad, r->why);
     return bad == NULL;
 }
@@ -872,7 +834,7 @@ static bool subset(const struct flags *a, const struct flags *b, bool not_earlie
     for (size_t i = 0; i < a->n; i++) {
         const struct flag *f = flag_find(b, &a->f[i]);
         if (!f || (not_earlier && a->f[i].idx < f->idx)) {
-            if (verbose)
+            if (eh_verbose)
                 printf("    %s: byte +%lu (life %u) first at #%u: %s\n", what,
                        (unsigned long)(a->f[i].b & 0xfff), a->f[i].life, a->f[i].idx,
                        f ? "earlier than vc" : "missing");
@@ -886,9 +848,9 @@ static void random_traces(int rounds) {
     static struct flags fl[E_N];
     int bad_sound = 0, bad_diff = 0, bad_vc = 0, bad_superset = 0, shown = 0;
     size_t n_conf[E_N] = {0}, racy_vc = 0, racy_rcd = 0, racy_valor = 0, traces_racy = 0;
-    uint64_t stale0 = stat_of(E_VALOR, "valor.stale_log_entries");
+    uint64_t stale0 = eh_stat(sinks[E_VALOR], "valor.stale_log_entries");
     for (int round = 0; round < rounds; round++) {
-        char *text = gen_trace(20 + (int)rnd(120));
+        char *text = gen_trace(20 + (int)eh_rnd(120));
         if (!run(text)) {
             EXPECT(0);
             free(text);
@@ -937,7 +899,7 @@ static void random_traces(int rounds) {
     EXPECT_EQ(bad_diff, 0);
     EXPECT_EQ(bad_vc, 0);
     EXPECT_EQ(bad_superset, 0);
-    EXPECT_EQ(stat_of(E_VALOR, "valor.stale_log_entries") - stale0, 0);
+    EXPECT_EQ(eh_stat(sinks[E_VALOR], "valor.stale_log_entries") - stale0, 0);
     /* the generator must exercise the engines, not just pass vacuously */
     EXPECT(racy_rcd > 0 && racy_valor > racy_rcd);
     printf("    %d random traces (%zu with vc races): racy bytes vc %zu, fastrcd %zu, valor %zu; "
@@ -954,7 +916,8 @@ CASE(region_random_sound_and_differential) {
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
-    verbose = true;   /* details are printed only for failures */
+    eh_verbose = true;   /* details are printed only for failures */
+    eh_rng = 0x2545F4914F6CDD1Dull;
     setup();
     RUN(region_counter_table);
     RUN(region_boundary_rules);
