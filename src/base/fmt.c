@@ -128,7 +128,13 @@ void goldi_fdprintf(int fd, const char *fmt, ...) {
     va_start(ap, fmt);
     int r = goldi_vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    goldi_os_write(fd, buf, r < (int)sizeof buf ? (size_t)r : sizeof buf - 1);
+    size_t n = r < (int)sizeof buf ? (size_t)r : sizeof buf - 1;
+    /* A truncated line (a huge option value quoted in an error) still ends
+     * with its newline, so the next message starts on a line of its own. */
+    size_t fl = goldi_strlen(fmt);
+    if (r >= (int)sizeof buf && fl && fmt[fl - 1] == '\n')
+        buf[n - 1] = '\n';
+    goldi_os_write(fd, buf, n);
 }
 
 size_t goldi_strlen(const char *s) {

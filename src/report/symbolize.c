@@ -18,6 +18,7 @@
 /* dlopen/dlsym and dl_iterate_phdr: loader services, not syscalls; kept in
  * this one file so the rest of report/ stays libc-free. */
 #include <dlfcn.h>
+#include <stdlib.h>   /* free() of __cxa_demangle's result */
 #include <link.h>
 
 static goldi_spinlock_t sym_lock = GOLDI_SPINLOCK_INIT;
@@ -277,6 +278,29 @@ static const char *line_by_cu_scan_locked(Dwfl_Module *m, uintptr_t a, int *line
     return NULL;
 }
 
+/* C++ function names are demangled ("worker(void*)", not "_ZL6workerPv")
+ * with the C++ runtime's own __cxa_demangle, looked up in the program: any
+ * C++ program has it and a C program has no mangled names. It mallocs; the
+ * caller is inside the runtime, so that goes straight to libc. */
+typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+static const char *function_name_locked(const char *name) {
+    static cxa_demangle_fn demangle;
+    static bool looked_up;
+    if (name[0] != '_' || name[1] != 'Z')
+        return intern_locked(name);
+    if (!looked_up) {
+        looked_up = true;
+        *(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    }
+    int status = -1;
+    char *d = demangle ? demangle(name, NULL, NULL, &status) : NULL;
+    if (!d || status != 0)
+        return intern_locked(name);
+    const char *r = intern_locked(d);
+    free(d);
+    return r;
+}
+
 static bool symbolize_locked(uintptr_t a, struct goldi_frame *out) {
     bool in_module = module_of_locked(a, &out->module, &out->module_offset);
     if (!in_module || !use_debuginfo || !dw_ready_locked())
@@ -290,7 +314,7 @@ static bool symbolize_locked(uintptr_t a, struct goldi_frame *out) {
     /* A data symbol "containing" a code address is a sizeless neighbour
      * picked by libdw, not the function. */
     if (name && !is_data_type(GOLDI_ST_TYPE(sym.st_info)))
-        out->function = intern_locked(name);
+        out->function = function_name_locked(name);
     int lineno = 0;
     const char *file = NULL;
     Dwfl_Line *line = dw.dwfl_module_getsrc(m, a);

@@ -26,7 +26,9 @@ static GOLDI_TLS bool cur_dead;
  *    exited ones not yet joined or detached.
  *  - A state leaves live exactly once: when joined (freed by the joiner), at
  *    the exit of a detached thread (freed by itself), or when a thread that
- *    already exited is detached (then it is leaked, see thread_detach). */
+ *    already exited is detached (freed by the detacher).
+ *  - A thread stops using its state (goldi_cur = NULL) before `exited` is
+ *    published; only the thread itself frees a state not yet exited. */
 static goldi_spinlock_t reg_lock = GOLDI_SPINLOCK_INIT;
 static struct goldi_rt_thread *live;
 static _Atomic uint32_t next_tid;
@@ -82,15 +84,22 @@ static void unlink_locked(struct goldi_rt_thread *t) {
 }
 
 struct goldi_rt_thread *goldi_rt_thread_new(void) {
-    struct goldi_rt_thread *t = goldi_alloc(sizeof *t);
     struct goldi_rt_thread *parent = goldi_cur;
+    struct goldi_rt_thread *e = goldi_rt_enter();   /* allocator lock: see below */
+    struct goldi_rt_thread *t = goldi_alloc(sizeof *t);
+    goldi_rt_leave(e);
     t->filter_off = !goldi_opts.filter;
     t->thr.tid = atomic_fetch_add_explicit(&next_tid, 1, memory_order_relaxed);
     t->thr.parent = parent ? parent->thr.tid : GOLDI_TID_NONE;
+    /* Entered around reg_lock here and below: a race report from a signal
+     * handler walks the registry (location and thread lines) and would spin
+     * on a reg_lock held by the code it interrupted. */
+    struct goldi_rt_thread *self = goldi_rt_enter();
     goldi_spin_lock(&reg_lock);
     t->next = live;
     live = t;
     goldi_spin_unlock(&reg_lock);
+    goldi_rt_leave(self);
     return t;
 }
 
@@ -221,16 +230,22 @@ void goldi_rt_thread_exit(void) {
     /* Whatever this thread still runs (TLS destructors, libc teardown) is not
      * tracked: nothing after EXIT may reach the engines. */
     t->ignore++;
+    t->in_rt++;
     goldi_spin_lock(&reg_lock);
-    t->exited = true;
     bool detached = t->detached;
     if (detached) {
         unlink_locked(t);
         bury_locked(t);
+    } else {
+        /* Once exited is visible, a joiner or a late pthread_detach may free
+         * t while this OS thread still runs libc teardown (key destructors,
+         * free of its dtv): from here on the thread has no state at all. */
+        goldi_cur = NULL;
+        cur_dead = true;
     }
+    t->exited = true;
     goldi_spin_unlock(&reg_lock);
     if (detached) {
-        t->in_rt++;
         goldi_dispatch_thr_free(&t->thr);
         goldi_cur = NULL;
         cur_dead = true;
@@ -254,6 +269,7 @@ struct goldi_rt_thread *goldi_rt_thread_by_pthread(uintptr_t pt) {
 void goldi_rt_thread_joined(struct goldi_rt_thread *t) {
     if (!t)
         return;
+    struct goldi_rt_thread *self = goldi_rt_enter();   /* see thread_new */
     goldi_spin_lock(&reg_lock);
     /* A detached state reaches here only when pthread_create failed (the
      * child never ran): a real join of a detached thread fails. */
@@ -264,10 +280,11 @@ void goldi_rt_thread_joined(struct goldi_rt_thread *t) {
         bury_locked(t);
     }
     goldi_spin_unlock(&reg_lock);
-    if (!mine)
+    if (!mine) {
+        goldi_rt_leave(self);
         return;
+    }
     /* join returned: the thread is gone from the kernel, nobody reads t */
-    struct goldi_rt_thread *self = goldi_rt_enter();
     goldi_dispatch_thr_free(&t->thr);
     goldi_free(t);
     goldi_rt_leave(self);
@@ -276,6 +293,7 @@ void goldi_rt_thread_joined(struct goldi_rt_thread *t) {
 void goldi_rt_thread_detach(struct goldi_rt_thread *t) {
     if (!t)
         return;
+    struct goldi_rt_thread *self = goldi_rt_enter();   /* see thread_new */
     goldi_spin_lock(&reg_lock);
     bool was_exited = t->exited && !t->detached && !t->joined;
     t->detached = true;
@@ -284,13 +302,15 @@ void goldi_rt_thread_detach(struct goldi_rt_thread *t) {
         bury_locked(t);
     }
     goldi_spin_unlock(&reg_lock);
-    if (!was_exited)
+    if (!was_exited) {
+        goldi_rt_leave(self);
         return;   /* it frees itself at exit */
-    /* Detached after it exited: the engines' state goes now, but the OS thread
-     * may still be in its last instructions reading goldi_cur->ignore, so the
-     * (small) state itself is deliberately leaked. */
-    struct goldi_rt_thread *self = goldi_rt_enter();
+    }
+    /* Detached after it exited: the exiting thread dropped its goldi_cur
+     * before publishing `exited` (thread_exit), so nothing reads t any more
+     * and it can go now (leaking it cost ~4 KiB per such thread). */
     goldi_dispatch_thr_free(&t->thr);
+    goldi_free(t);
     goldi_rt_leave(self);
 }
 

@@ -105,6 +105,10 @@ static void big_remove(uintptr_t a) {
 /* Records [a, a+n). A stale entry with the same start (block freed behind
  * our back, e.g. by glibc internally) is overwritten. */
 static void heap_insert(uintptr_t a, size_t n, goldi_tid_t tid, goldi_origin_t origin) {
+    /* Entered: a signal handler interrupting us while we hold a stripe (or
+     * allocator) lock must not report a race, since the report looks blocks up
+     * here (goldi_heap_find) and would spin on our lock forever. */
+    struct goldi_rt_thread *rt = goldi_rt_enter();
     uint32_t b = bucket_of(a);
     unsigned s = stripe_of(b);
     size_t old_size = 0;
@@ -133,10 +137,12 @@ static void heap_insert(uintptr_t a, size_t n, goldi_tid_t tid, goldi_origin_t o
         big_remove(a);
     if (n > BIG)
         big_add(a, n);
+    goldi_rt_leave(rt);
 }
 
 /* Removes the block starting at a; false if unknown. */
 static bool heap_remove(uintptr_t a, size_t *size) {
+    struct goldi_rt_thread *rt = goldi_rt_enter();   /* see heap_insert */
     uint32_t b = bucket_of(a);
     unsigned s = stripe_of(b);
     bool found = false;
@@ -155,6 +161,7 @@ static bool heap_remove(uintptr_t a, size_t *size) {
     goldi_spin_unlock(&stripes[s].lock);
     if (found && *size > BIG)
         big_remove(a);
+    goldi_rt_leave(rt);
     return found;
 }
 
