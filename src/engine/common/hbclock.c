@@ -21,11 +21,15 @@ static void count(_Atomic uint64_t *c, uint64_t d) {
     atomic_fetch_add_explicit(c, d, memory_order_relaxed);
 }
 
+static struct goldi_hbc_thr *thr_alloc(struct goldi_hbc *h) {
+    return goldi_alloc(h->thr_size ? h->thr_size : sizeof(struct goldi_hbc_thr));
+}
+
 struct goldi_hbc_thr *goldi_hbc_thr_slow(struct goldi_hbc *h, struct goldi_thr *thr) {
     struct goldi_hbc_thr *s = thr->estate[h->index];
     if (s)
         return s;
-    s = goldi_alloc(sizeof *s);
+    s = thr_alloc(h);
     goldi_vc_set(&s->c, thr->tid, 1);
     thr->estate[h->index] = s;
     count(&h->n_threads, 1);
@@ -62,7 +66,7 @@ static void do_step(struct goldi_hbc *h, struct goldi_thr *thr, struct goldi_hbc
         struct goldi_thr *child = st->other;
         struct goldi_hbc_thr *cs = child->estate[h->index];
         if (!cs) {
-            cs = goldi_alloc(sizeof *cs);
+            cs = thr_alloc(h);
             child->estate[h->index] = cs;
             count(&h->n_threads, 1);
         }
@@ -155,6 +159,28 @@ void goldi_hbc_on_event(struct goldi_hbc *h, const struct goldi_event *ev) {
         do_step(h, thr, ts, &steps[i]);
 }
 
+void goldi_hbc_on_event_lifetime(struct goldi_hbc *h, const struct goldi_event *ev, unsigned plane,
+                                 void (*reset)(void *ctx, uintptr_t addr, goldi_shadow_word_t *w),
+                                 void *ctx) {
+    goldi_hbc_on_event(h, ev);
+    if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
+        goldi_shadow_for_each(plane, ev->addr, ev->size, reset, ctx);
+}
+
+void goldi_hbc_tok_join_from(struct goldi_hbc *h, struct goldi_token *tok, const goldi_vc_t *from) {
+    goldi_spinlock_t *lk = tok_lock(tok);
+    goldi_spin_lock(lk);
+    goldi_vc_join(tok_clock_locked(h, tok), from);
+    goldi_spin_unlock(lk);
+}
+
+void goldi_hbc_tok_join_into(struct goldi_hbc *h, struct goldi_token *tok, goldi_vc_t *into) {
+    goldi_spinlock_t *lk = tok_lock(tok);
+    goldi_spin_lock(lk);
+    goldi_vc_join(into, tok_clock_locked(h, tok));
+    goldi_spin_unlock(lk);
+}
+
 void goldi_hbc_thr_free(struct goldi_hbc *h, struct goldi_thr *thr) {
     struct goldi_hbc_thr *s = thr->estate[h->index];
     if (!s)
@@ -168,9 +194,11 @@ void goldi_hbc_thr_free(struct goldi_hbc *h, struct goldi_thr *thr) {
     atomic_fetch_sub_explicit(&h->n_threads, 1, memory_order_relaxed);
 }
 
+/* The token locks are leaves (only the allocator is taken inside), sometimes
+ * taken inside an atomic's sync-object critical section: after SYNC. */
 static void hbc_fork_lock(void) { goldi_spin_lock_all(hbc_tok_locks, HBC_TOK_LOCKS); }
 static void hbc_fork_unlock(void) { goldi_spin_unlock_all(hbc_tok_locks, HBC_TOK_LOCKS); }
 
 __attribute__((constructor(102))) static void hbc_atfork_init(void) {
-    goldi_atfork_register(GOLDI_ATFORK_ENGINE, hbc_fork_lock, hbc_fork_unlock, hbc_fork_unlock);
+    goldi_atfork_register(GOLDI_ATFORK_ALLOC - 10, hbc_fork_lock, hbc_fork_unlock, hbc_fork_unlock);
 }

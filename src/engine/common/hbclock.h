@@ -1,4 +1,5 @@
-/* Happens-before clock state shared by the epoch engines (fasttrack, jrf):
+/* Happens-before clock state shared by the epoch engines (fasttrack, jrf) and
+ * the segment clocks of hybrid:
  * per-thread C_t, Frel_t, Facq_t, X_t and per-token S_o, updated by the
  * primitive hb steps of event.h exactly as ALGORITHMS.md 1.2 prescribes.
  * Engines keep their own per-byte state; this module owns only clocks.
@@ -12,6 +13,7 @@
 #define GOLDI_HBCLOCK_H
 
 #include "../../event/event.h"
+#include "../../shadow/shadow.h"
 #include "vc.h"
 
 struct goldi_hbc_thr {
@@ -22,9 +24,13 @@ struct goldi_hbc_thr {
     bool exited;        /* x is valid */
 };
 
-/* One engine's view: which estate slot it owns, plus counters. */
+/* One engine's view: which estate slot it owns, plus counters. An engine that
+ * keeps more per-thread state embeds struct goldi_hbc_thr as the FIRST member
+ * of its own struct and sets thr_size, so that threads created here (T0,
+ * fork) get the whole (zeroed) struct. */
 struct goldi_hbc {
     unsigned index;                 /* estate[] slot of threads and tokens */
+    size_t thr_size;                /* per-thread allocation; 0 = sizeof(struct goldi_hbc_thr) */
     _Atomic uint64_t n_steps;       /* primitive hb steps applied */
     _Atomic uint64_t n_vc_ops;      /* O(n) clock joins/copies done by those steps */
     _Atomic uint64_t n_threads;     /* thread states alive */
@@ -41,7 +47,21 @@ GOLDI_INLINE struct goldi_hbc_thr *goldi_hbc_thr(struct goldi_hbc *h, struct gol
 /* Applies the hb steps of ev (goldi_event_hb_steps) to the clocks. */
 void goldi_hbc_on_event(struct goldi_hbc *h, const struct goldi_event *ev);
 
-/* Frees thr's clocks (on_thr_free). */
+/* An epoch engine's whole on_event: goldi_hbc_on_event, then, for ALLOC and
+ * FREE, reset(ctx, addr, word) for every non-zero shadow word of the block in
+ * plane (its bytes start a new lifetime, handbook 1.1). */
+void goldi_hbc_on_event_lifetime(struct goldi_hbc *h, const struct goldi_event *ev, unsigned plane,
+                                 void (*reset)(void *ctx, uintptr_t addr, goldi_shadow_word_t *w),
+                                 void *ctx);
+
+/* Engine-specific edges through a token's clock S_o (hybrid's condition
+ * variables): S_o ⊔= *from, resp. *into ⊔= S_o, under the token's lock. Not
+ * counted as hb steps. */
+void goldi_hbc_tok_join_from(struct goldi_hbc *h, struct goldi_token *tok, const goldi_vc_t *from);
+void goldi_hbc_tok_join_into(struct goldi_hbc *h, struct goldi_token *tok, goldi_vc_t *into);
+
+/* Frees thr's clocks (on_thr_free); with thr_size set, the whole struct
+ * (the engine's extra fields must need no destruction). */
 void goldi_hbc_thr_free(struct goldi_hbc *h, struct goldi_thr *thr);
 
 #endif

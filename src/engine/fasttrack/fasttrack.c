@@ -26,6 +26,8 @@
  * state is updated as if the access were ordered, so later races are reported
  * too (only the first per byte is specified, §3). */
 #include "../engine.h"
+#include "../common/access.h"
+#include "../common/grow.h"
 #include "../common/hbclock.h"
 #include "../common/vc.h"
 #include "../../base/alloc.h"
@@ -162,15 +164,7 @@ static void note_race(struct ft_access *a, goldi_tid_t tid, goldi_clock_t clock,
             return;
         }
     }
-    if (a->n_pend == a->cap_pend) {
-        unsigned cap = a->cap_pend * 2;
-        struct ft_pending *np = goldi_alloc(cap * sizeof *np);
-        goldi_memcpy(np, a->pend, a->n_pend * sizeof *np);
-        if (a->pend != a->local)
-            goldi_free(a->pend);
-        a->pend = np;
-        a->cap_pend = cap;
-    }
+    a->pend = goldi_grow_local(a->pend, a->local, a->n_pend, &a->cap_pend, sizeof *a->pend);
     a->pend[a->n_pend++] = (struct ft_pending){
         .tid = tid, .clock = clock, .origin = org, .write = write, .atomic = atomic,
         .rule = rule, .lo = b, .hi = b};
@@ -352,15 +346,6 @@ static void atomic_access(struct ft_access *a, struct ft_byte *rec, uintptr_t b)
     atomic_update(a, a->write ? &x->aw : &x->ar);
 }
 
-static bool ev_is_write(uint8_t kind) {
-    return kind == GOLDI_EV_WRITE || kind == GOLDI_EV_FREE || kind == GOLDI_EV_ATOMIC_STORE ||
-           kind == GOLDI_EV_ATOMIC_RMW;
-}
-static bool ev_is_atomic(uint8_t kind) {
-    return kind == GOLDI_EV_ATOMIC_LOAD || kind == GOLDI_EV_ATOMIC_STORE ||
-           kind == GOLDI_EV_ATOMIC_RMW || kind == GOLDI_EV_ATOMIC_CASFAIL;
-}
-
 static void ft_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
     struct ft *d = self;
     struct ft_access a;
@@ -371,8 +356,8 @@ static void ft_on_access(void *self, const struct goldi_event *ev, uintptr_t add
     a.et = goldi_epoch_of(&a.ts->c, a.t);
     a.origin = 0;
     a.ev = ev;
-    a.write = ev_is_write(ev->kind);
-    a.atomic = ev_is_atomic(ev->kind);
+    a.write = goldi_access_is_write(ev->kind);
+    a.atomic = goldi_access_is_atomic(ev->kind);
     a.pend = a.local;
     a.n_pend = 0;
     a.cap_pend = FT_MAX_PENDING;
@@ -419,9 +404,7 @@ static void reset_byte(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
 
 static void ft_on_event(void *self, const struct goldi_event *ev) {
     struct ft *d = self;
-    goldi_hbc_on_event(&d->hbc, ev);
-    if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
-        goldi_shadow_for_each(d->env.plane, ev->addr, ev->size, reset_byte, d);
+    goldi_hbc_on_event_lifetime(&d->hbc, ev, d->env.plane, reset_byte, d);
 }
 
 static void ft_on_thr_free(void *self, struct goldi_thr *thr) {

@@ -4,7 +4,7 @@
  * handling and our replacement for its binary loop analysis. docs/hybrid.md
  * explains the rules and what the engines report relative to happens-before.
  *
- * Thread segments are vector clocks (common/vc.h). Segment edges come from
+ * Thread segments are vector clocks (common/hbclock.h). Segment edges come from
  * every event of handbook 1.2 *except locks*: fork/join/exit, barriers,
  * semaphores, once, atomics and fences (flag ATOMIC_EDGES, always on), through
  * goldi_event_hb_steps(); lock acquire/release and the mutex half of
@@ -33,13 +33,15 @@
  * Locking: byte records only under their granule lock (on_access, shadow
  * for_each, and the DS updates at signal / wait_exit, which take the granule
  * lock themselves, one at a time). Thread state: its own thread, its forker
- * before it runs, its joiner after it ended. Token clocks (TS_cv, S_o): 256
- * striped leaf spinlocks. Snapshots are immutable and reference counted. */
+ * before it runs, its joiner after it ended. Token clocks (TS_cv, S_o): those
+ * of common/hbclock, under its token locks. Snapshots are immutable and
+ * reference counted. */
 #include "../engine.h"
+#include "../common/access.h"
+#include "../common/hbclock.h"
 #include "../common/lockset.h"
 #include "../common/vc.h"
 #include "../../base/alloc.h"
-#include "../../base/atfork.h"
 #include "../../base/fmt.h"
 #include "../../shadow/shadow.h"
 
@@ -90,11 +92,9 @@ struct hy_byte {
 
 #define HY_RW_CAP 64        /* R_t / W_t ring size */
 
+/* hbclock allocates these (hbc.thr_size), so hb must stay first. */
 struct hy_thr {
-    goldi_vc_t c;           /* C_t: TS_t is c@t */
-    goldi_vc_t frel, facq;  /* fence clocks (handbook 1.2) */
-    goldi_vc_t x;           /* clock at EXIT */
-    bool exited;
+    struct goldi_hbc_thr hb;    /* hb.c = C_t: TS_t is c@t; fence and exit clocks */
     uint32_t held_version;  /* thr->held_version the locksets were built for */
     bool held_valid;
     goldi_lockset_t L, Lw;  /* L_t, Lw_t */
@@ -102,40 +102,20 @@ struct hy_thr {
     uintptr_t rset[HY_RW_CAP], wset[HY_RW_CAP];   /* R_t, W_t (ring: slot n % CAP) */
 };
 
-struct hy_tok {
-    uint64_t id;            /* token id s belongs to; != tok->id means stale */
-    goldi_vc_t s;           /* S_o; for a condvar: TS_cv */
-};
-
 struct hy {
     struct goldi_engine_env env;
     bool lng;               /* MSM-long */
     const char *name;
-    _Atomic uint64_t n_pieces, n_bytes, n_races, n_records, n_threads, n_steps, n_segs,
-        n_ds_set, n_wait_ds, n_wait_fake, n_pred_edges, n_ring_evict;
+    struct goldi_hbc hbc;   /* C_t, fence clocks, S_o; TS_cv is the condvar token's S_o */
+    _Atomic uint64_t n_pieces, n_bytes, n_races, n_records, n_segs, n_ds_set, n_wait_ds, n_wait_fake, n_pred_edges, n_ring_evict;
 };
-
-#define HY_TOK_LOCKS 256
-static goldi_spinlock_t hy_tok_locks[HY_TOK_LOCKS];
-
-static goldi_spinlock_t *tok_lock(const struct goldi_token *tok) {
-    uint64_t h = (uint64_t)(uintptr_t)tok * 0x9E3779B97F4A7C15ull;
-    return &hy_tok_locks[h >> 56];
-}
 
 static void count(_Atomic uint64_t *c, int64_t d) {
     atomic_fetch_add_explicit(c, (uint64_t)d, memory_order_relaxed);
 }
 
 static struct hy_thr *thr_state(struct hy *d, struct goldi_thr *thr) {
-    struct hy_thr *s = thr->estate[d->env.index];
-    if (GOLDI_LIKELY(s))
-        return s;
-    s = goldi_alloc(sizeof *s);
-    goldi_vc_set(&s->c, thr->tid, 1);
-    thr->estate[d->env.index] = s;
-    count(&d->n_threads, 1);
-    return s;
+    return (struct hy_thr *)goldi_hbc_thr(&d->hbc, thr);
 }
 
 static void refresh_locks(struct hy_thr *s, const struct goldi_thr *thr) {
@@ -145,20 +125,6 @@ static void refresh_locks(struct hy_thr *s, const struct goldi_thr *thr) {
     s->Lw = goldi_lockset_of_thr(thr, true);
     s->held_version = thr->held_version;
     s->held_valid = true;
-}
-
-/* Caller holds tok_lock(tok). */
-static goldi_vc_t *tok_clock_locked(struct hy *d, struct goldi_token *tok) {
-    struct hy_tok *s = tok->estate[d->env.index];
-    if (!s) {
-        s = goldi_alloc(sizeof *s);
-        s->id = tok->id;
-        tok->estate[d->env.index] = s;
-    } else if (s->id != tok->id) {
-        goldi_vc_clear(&s->s);
-        s->id = tok->id;
-    }
-    return &s->s;
 }
 
 static void seg_unref(struct hy_seg *g) {
@@ -240,7 +206,7 @@ static void emit_report(struct hy_access *a, const struct hy_pending *q) {
     r.prev_write = q->prev.write;
     r.engine = a->d->name;
     char clk[48], cs[40], hs[40];
-    goldi_vc_format(&a->ts->c, clk, sizeof clk);
+    goldi_vc_format(&a->ts->hb.c, clk, sizeof clk);
     goldi_lockset_format(q->c_before, cs, sizeof cs);
     goldi_lockset_format(a->me.write ? a->ts->Lw : a->ts->L, hs, sizeof hs);
     bool shared = q->from == HY_SHR || q->from == HY_SHM || q->from == HY_SHM2;
@@ -267,7 +233,7 @@ static bool msm_step(struct hy_access *a, struct hy_byte *rec) {
     goldi_lockset_t mine = write ? a->ts->Lw : a->ts->L;
     goldi_epoch_t e = a->e;
     /* TS_d ⪯ TS_t; evaluated at most once per step */
-    bool ord = rec->state != HY_NEW && goldi_epoch_leq(rec->ts, &a->ts->c);
+    bool ord = rec->state != HY_NEW && goldi_epoch_leq(rec->ts, &a->ts->hb.c);
     switch ((enum hy_state)rec->state) {
     case HY_NEW:
         rec->state = write ? HY_EXCLW : HY_EXCLR;
@@ -355,14 +321,9 @@ static struct hy_seg *predicate_edge(struct hy_access *a, const struct hy_byte *
     return rec->ds;
 }
 
-static bool is_atomic(uint8_t kind) {
-    return kind == GOLDI_EV_ATOMIC_LOAD || kind == GOLDI_EV_ATOMIC_STORE ||
-           kind == GOLDI_EV_ATOMIC_RMW || kind == GOLDI_EV_ATOMIC_CASFAIL;
-}
-
 static void hy_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
     struct hy *d = self;
-    if (is_atomic(ev->kind))
+    if (goldi_access_is_atomic(ev->kind))
         return;                      /* atomic accesses do not change the state (2.6) */
     struct hy_access a;
     a.d = d;
@@ -372,7 +333,7 @@ static void hy_on_access(void *self, const struct goldi_event *ev, uintptr_t add
     a.me.origin = goldi_event_origin(ev);
     a.me.tid = ev->thr->tid;
     a.me.write = ev->kind == GOLDI_EV_WRITE || ev->kind == GOLDI_EV_FREE;
-    a.e = goldi_epoch_of(&a.ts->c, a.me.tid);
+    a.e = goldi_epoch_of(&a.ts->hb.c, a.me.tid);
     a.n_pend = 0;
     count(&d->n_pieces, 1);
     count(&d->n_bytes, size);
@@ -397,7 +358,7 @@ static void hy_on_access(void *self, const struct goldi_event *ev, uintptr_t add
     for (unsigned i = 0; i < a.n_pend; i++)
         emit_report(&a, &a.pend[i]);
     if (edge) {
-        goldi_vc_join(&a.ts->c, &edge->vc);
+        goldi_vc_join(&a.ts->hb.c, &edge->vc);
         seg_unref(edge);
         count(&d->n_pred_edges, 1);
     }
@@ -441,7 +402,7 @@ static void on_signal(struct hy *d, const struct goldi_event *ev, struct hy_thr 
     struct goldi_thr *thr = ev->thr;
     struct hy_seg *g = goldi_alloc(sizeof *g);
     atomic_store_explicit(&g->refs, 1, memory_order_relaxed);
-    goldi_vc_copy(&g->vc, &ts->c);
+    goldi_vc_copy(&g->vc, &ts->hb.c);
     count(&d->n_segs, 1);
     uint64_t m = signal_mutex(thr);
     uint32_t k = ts->nw < HY_RW_CAP ? ts->nw : HY_RW_CAP;
@@ -465,12 +426,8 @@ static void on_signal(struct hy *d, const struct goldi_event *ev, struct hy_thr 
     }
     seg_unref(g);
     /* TS_cv := NewSegment(TS_t, TS_cv): a join; nobody's accesses carry it */
-    struct goldi_token *tok = &ev->obj->tok[0];
-    goldi_spinlock_t *lk = tok_lock(tok);
-    goldi_spin_lock(lk);
-    goldi_vc_join(tok_clock_locked(d, tok), &ts->c);
-    goldi_spin_unlock(lk);
-    goldi_vc_inc(&ts->c, thr->tid);               /* TS_t := NewSegment(TS_t) */
+    goldi_hbc_tok_join_from(&d->hbc, &ev->obj->tok[0], &ts->hb.c);
+    goldi_vc_inc(&ts->hb.c, thr->tid);               /* TS_t := NewSegment(TS_t) */
 }
 
 static void on_wait_exit(struct hy *d, const struct goldi_event *ev, struct hy_thr *ts) {
@@ -486,7 +443,7 @@ static void on_wait_exit(struct hy *d, const struct goldi_event *ev, struct hy_t
         goldi_spin_lock(lk);
         struct hy_byte *rec = (struct hy_byte *)atomic_load_explicit(w, memory_order_relaxed);
         if (rec && rec->ds && rec->ds_tid != thr->tid) {
-            goldi_vc_join(&ts->c, &rec->ds->vc);   /* our own clock: no other lock needed */
+            goldi_vc_join(&ts->hb.c, &rec->ds->vc);   /* our own clock: no other lock needed */
             matched = true;
         }
         goldi_spin_unlock(lk);
@@ -496,96 +453,11 @@ static void on_wait_exit(struct hy *d, const struct goldi_event *ev, struct hy_t
         return;
     }
     /* no write/read relation: order after every signaller so far */
-    struct goldi_token *tok = &ev->obj->tok[0];
-    goldi_spinlock_t *lk = tok_lock(tok);
-    goldi_spin_lock(lk);
-    goldi_vc_join(&ts->c, tok_clock_locked(d, tok));
-    goldi_spin_unlock(lk);
+    goldi_hbc_tok_join_into(&d->hbc, &ev->obj->tok[0], &ts->hb.c);
     count(&d->n_wait_fake, 1);
 }
 
-/* --- segment edges: the hb steps of every non-lock event -------------------------- */
-
-static void do_step(struct hy *d, struct goldi_thr *thr, struct hy_thr *ts, const struct goldi_hb_step *st) {
-    count(&d->n_steps, 1);
-    switch ((enum goldi_hb_op)st->op) {
-    case GOLDI_HB_FORK: {
-        struct goldi_thr *child = st->other;
-        struct hy_thr *cs = child->estate[d->env.index];
-        if (!cs) {
-            cs = goldi_alloc(sizeof *cs);
-            child->estate[d->env.index] = cs;
-            count(&d->n_threads, 1);
-        }
-        goldi_vc_join(&cs->c, &ts->c);
-        if (goldi_vc_get(&cs->c, child->tid) < 1)
-            goldi_vc_set(&cs->c, child->tid, 1);
-        goldi_vc_inc(&ts->c, thr->tid);
-        return;
-    }
-    case GOLDI_HB_JOIN: {
-        struct hy_thr *cs = st->other->estate[d->env.index];
-        if (cs)
-            goldi_vc_join(&ts->c, cs->exited ? &cs->x : &cs->c);
-        return;
-    }
-    case GOLDI_HB_EXIT:
-        goldi_vc_copy(&ts->x, &ts->c);
-        ts->exited = true;
-        return;
-    case GOLDI_HB_FENCE_ACQ:
-        goldi_vc_join(&ts->c, &ts->facq);
-        return;
-    case GOLDI_HB_FENCE_REL:
-        goldi_vc_copy(&ts->frel, &ts->c);
-        goldi_vc_inc(&ts->c, thr->tid);
-        return;
-    case GOLDI_HB_ACQ:
-    case GOLDI_HB_REL_STORE:
-    case GOLDI_HB_REL_JOIN:
-    case GOLDI_HB_ATOMIC_LOAD:
-    case GOLDI_HB_ATOMIC_STORE:
-    case GOLDI_HB_ATOMIC_RMW:
-        break;
-    }
-    goldi_spinlock_t *lk = tok_lock(st->tok);
-    goldi_spin_lock(lk);
-    goldi_vc_t *s = tok_clock_locked(d, st->tok);
-    bool inc = false;
-    switch ((enum goldi_hb_op)st->op) {
-    case GOLDI_HB_ACQ:
-        goldi_vc_join(&ts->c, s);
-        break;
-    case GOLDI_HB_REL_STORE:
-        goldi_vc_copy(s, &ts->c);
-        inc = true;
-        break;
-    case GOLDI_HB_REL_JOIN:
-        goldi_vc_join(s, &ts->c);
-        inc = true;
-        break;
-    case GOLDI_HB_ATOMIC_LOAD:
-        goldi_vc_join(st->strong ? &ts->c : &ts->facq, s);
-        break;
-    case GOLDI_HB_ATOMIC_STORE:
-        goldi_vc_copy(s, st->strong ? &ts->c : &ts->frel);
-        inc = st->strong;
-        break;
-    case GOLDI_HB_ATOMIC_RMW:
-        goldi_vc_join(s, st->strong ? &ts->c : &ts->frel);
-        inc = st->strong;
-        break;
-    case GOLDI_HB_FORK:
-    case GOLDI_HB_JOIN:
-    case GOLDI_HB_EXIT:
-    case GOLDI_HB_FENCE_ACQ:
-    case GOLDI_HB_FENCE_REL:
-        break;
-    }
-    goldi_spin_unlock(lk);
-    if (inc)
-        goldi_vc_inc(&ts->c, thr->tid);   /* a new segment after every release (T6) */
-}
+/* --- events; segment edges: the hb steps of every non-lock event ------------------- */
 
 static void hy_on_event(void *self, const struct goldi_event *ev) {
     struct hy *d = self;
@@ -637,24 +509,12 @@ static void hy_on_event(void *self, const struct goldi_event *ev) {
     case GOLDI_EV_COUNT:
         break;
     }
-    struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
-    int n = goldi_event_hb_steps(ev, steps);
-    for (int i = 0; i < n; i++)
-        do_step(d, thr, ts, &steps[i]);
+    goldi_hbc_on_event(&d->hbc, ev);     /* a new segment after every release (T6) */
 }
 
 static void hy_on_thr_free(void *self, struct goldi_thr *thr) {
     struct hy *d = self;
-    struct hy_thr *s = thr->estate[d->env.index];
-    if (!s)
-        return;
-    goldi_vc_destroy(&s->c);
-    goldi_vc_destroy(&s->frel);
-    goldi_vc_destroy(&s->facq);
-    goldi_vc_destroy(&s->x);
-    goldi_free(s);
-    thr->estate[d->env.index] = NULL;
-    count(&d->n_threads, -1);
+    goldi_hbc_thr_free(&d->hbc, thr);    /* hy_thr's own fields need no destruction */
 }
 
 /* --- ops ---------------------------------------------------------------------------- */
@@ -664,6 +524,8 @@ static void create(const struct goldi_engine_env *env, struct goldi_sink *sink, 
     d->env = *env;
     d->lng = lng;
     d->name = lng ? "hybrid-long" : "hybrid-short";
+    d->hbc.index = env->index;
+    d->hbc.thr_size = sizeof(struct hy_thr);
     sink->self = d;
     sink->on_access = hy_on_access;
     sink->on_event = hy_on_event;
@@ -675,7 +537,7 @@ static void create_long(const struct goldi_engine_env *env, struct goldi_sink *s
 /* Counter names per engine ("hybrid-short.races", ...). */
 #define HY_STATS(X)                                                   \
     X(access_pieces, n_pieces) X(bytes_checked, n_bytes) X(races, n_races) \
-    X(byte_records, n_records) X(threads, n_threads) X(hb_steps, n_steps)  \
+    X(byte_records, n_records) X(threads, hbc.n_threads) X(hb_steps, hbc.n_steps)  \
     X(signal_snapshots, n_segs) X(ds_recorded, n_ds_set)                   \
     X(wait_write_read_edges, n_wait_ds) X(wait_fake_segment_edges, n_wait_fake) \
     X(predicate_read_edges, n_pred_edges) X(rw_ring_evictions, n_ring_evict)
@@ -706,12 +568,3 @@ const struct goldi_engine_ops goldi_engine_hybrid_long = {
     .create = create_long,
     .stats = stats,
 };
-
-/* The token locks are leaves (only the allocator is taken inside), sometimes
- * taken inside an atomic's sync-object critical section. */
-static void hy_fork_lock(void) { goldi_spin_lock_all(hy_tok_locks, HY_TOK_LOCKS); }
-static void hy_fork_unlock(void) { goldi_spin_unlock_all(hy_tok_locks, HY_TOK_LOCKS); }
-
-__attribute__((constructor(102))) static void hy_atfork_init(void) {
-    goldi_atfork_register(GOLDI_ATFORK_ALLOC - 10, hy_fork_lock, hy_fork_unlock, hy_fork_unlock);
-}

@@ -19,6 +19,8 @@
  *   plain read, plain write: x and x^a;  atomic read, atomic write: x only.
  * Reads change nothing. Unlike P-FULL engines, jrf keeps no read state at all. */
 #include "../engine.h"
+#include "../common/access.h"
+#include "../common/grow.h"
 #include "../common/hbclock.h"
 #include "../common/vc.h"
 #include "../../base/alloc.h"
@@ -101,15 +103,7 @@ static void note_race(struct jrf_access *a, goldi_tid_t tid, goldi_clock_t clock
             return;
         }
     }
-    if (a->n_pend == a->cap_pend) {
-        unsigned cap = a->cap_pend * 2;
-        struct jrf_pending *np = goldi_alloc(cap * sizeof *np);
-        goldi_memcpy(np, a->pend, a->n_pend * sizeof *np);
-        if (a->pend != a->local)
-            goldi_free(a->pend);
-        a->pend = np;
-        a->cap_pend = cap;
-    }
+    a->pend = goldi_grow_local(a->pend, a->local, a->n_pend, &a->cap_pend, sizeof *a->pend);
     a->pend[a->n_pend++] = (struct jrf_pending){
         .tid = tid, .clock = clock, .origin = org, .atomic = atomic, .lo = b, .hi = b};
 }
@@ -207,15 +201,6 @@ static void atomic_write_update(struct jrf_access *a, struct jrf_byte *rec) {
     count(&a->d->n_col_clear, 1);
 }
 
-static bool ev_is_write(uint8_t kind) {
-    return kind == GOLDI_EV_WRITE || kind == GOLDI_EV_FREE || kind == GOLDI_EV_ATOMIC_STORE ||
-           kind == GOLDI_EV_ATOMIC_RMW;
-}
-static bool ev_is_atomic(uint8_t kind) {
-    return kind == GOLDI_EV_ATOMIC_LOAD || kind == GOLDI_EV_ATOMIC_STORE ||
-           kind == GOLDI_EV_ATOMIC_RMW || kind == GOLDI_EV_ATOMIC_CASFAIL;
-}
-
 static void jrf_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
     struct jrf *d = self;
     struct jrf_access a;
@@ -224,8 +209,8 @@ static void jrf_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
     a.ts = goldi_hbc_thr(&d->hbc, ev->thr);
     a.t = ev->thr->tid;
     a.origin = 0;
-    a.write = ev_is_write(ev->kind);
-    a.atomic = ev_is_atomic(ev->kind);
+    a.write = goldi_access_is_write(ev->kind);
+    a.atomic = goldi_access_is_atomic(ev->kind);
     a.pend = a.local;
     a.n_pend = 0;
     a.cap_pend = JRF_MAX_PENDING;
@@ -272,9 +257,7 @@ static void reset_byte(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
 
 static void jrf_on_event(void *self, const struct goldi_event *ev) {
     struct jrf *d = self;
-    goldi_hbc_on_event(&d->hbc, ev);
-    if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
-        goldi_shadow_for_each(d->env.plane, ev->addr, ev->size, reset_byte, d);
+    goldi_hbc_on_event_lifetime(&d->hbc, ev, d->env.plane, reset_byte, d);
 }
 
 static void jrf_on_thr_free(void *self, struct goldi_thr *thr) {

@@ -28,12 +28,6 @@
 
 /* --- state ------------------------------------------------------------------------ */
 
-struct rc_thr {
-    uint32_t c;                 /* c_T, our own copy of the published counter */
-    _Atomic uint32_t *pub;      /* the published counter (rg_counters) */
-    bool ended;                 /* EXIT seen: no region is ongoing */
-};
-
 /* One access c@tid with its origin. */
 struct rc_ent {
     goldi_tid_t tid;
@@ -57,17 +51,13 @@ static void count(_Atomic uint64_t *c, uint64_t d) {
     atomic_fetch_add_explicit(c, d, memory_order_relaxed);
 }
 
-/* The thread's state; a thread starts one past whatever its tid's counter
- * holds, so epochs left by an earlier thread state of the same tid (trace
- * runs reuse tids) are never ongoing. */
-static struct rc_thr *thr_state(struct rc *d, struct goldi_thr *thr) {
-    struct rc_thr *s = thr->estate[d->env.index];
+/* The thread's state: its regions are all fastrcd keeps per thread. */
+static struct rg_thr *thr_state(struct rc *d, struct goldi_thr *thr) {
+    struct rg_thr *s = thr->estate[d->env.index];
     if (GOLDI_LIKELY(s))
         return s;
     s = goldi_alloc(sizeof *s);
-    s->pub = rg_counter(d->ctr, thr->tid);
-    s->c = atomic_load_explicit(s->pub, memory_order_relaxed) + 1;
-    atomic_store_explicit(s->pub, s->c, memory_order_release);
+    rg_thr_start(d->ctr, s, thr->tid);
     thr->estate[d->env.index] = s;
     count(&d->n_threads, 1);
     return s;
@@ -76,10 +66,14 @@ static struct rc_thr *thr_state(struct rc *d, struct goldi_thr *thr) {
 /* The region of s ends: published before the boundary's own effect (the
  * dispatcher records releases before the real release, T8), so no thread can
  * synchronize with the release and still see the region as ongoing. */
-static void end_region(struct rc *d, struct rc_thr *s) {
-    s->c++;
-    atomic_store_explicit(s->pub, s->c, memory_order_release);
+static void end_region(struct rc *d, struct rg_thr *s) {
+    rg_thr_advance(s);
     count(&d->n_region_ends, 1);
+}
+
+static void end_region_cb(void *ctx, goldi_tid_t tid, struct rg_thr *s) {
+    (void)tid;
+    end_region(ctx, s);
 }
 
 /* --- accesses ------------------------------------------------------------------------ */
@@ -131,7 +125,7 @@ static void on_access(void *self, const struct goldi_event *ev, uintptr_t addr, 
     struct rc *d = self;
     if (!rg_is_plain(ev->kind))
         return;   /* 2.7: only plain accesses are tracked */
-    struct rc_thr *s = thr_state(d, ev->thr);
+    struct rg_thr *s = thr_state(d, ev->thr);
     goldi_tid_t t = ev->thr->tid;
     bool write = ev->kind != GOLDI_EV_READ;
     goldi_origin_t origin = 0;   /* interned on first use: same-region reads skip it */
@@ -192,27 +186,15 @@ static void reset_byte(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
 
 static void on_event(void *self, const struct goldi_event *ev) {
     struct rc *d = self;
-    struct rc_thr *s = thr_state(d, ev->thr);
+    struct rg_thr *s = thr_state(d, ev->thr);
     if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
         goldi_shadow_for_each(d->env.plane, ev->addr, ev->size, reset_byte, d);
-    if (ev->kind == GOLDI_EV_JOIN && ev->other) {
-        /* The child is finished: if we never saw its EXIT, its last region
-         * ends now, before the join's acquire makes its accesses ordered. */
-        struct rc_thr *cs = ev->other->estate[d->env.index];
-        if (cs && !cs->ended) {
-            end_region(d, cs);
-            cs->ended = true;
-        }
-    }
-    if (!s->ended && rg_is_boundary_sfr(ev))
-        end_region(d, s);
-    if (ev->kind == GOLDI_EV_EXIT)
-        s->ended = true;
+    rg_on_event(ev, s, d->env.index, rg_is_boundary_sfr, end_region_cb, d);
 }
 
 static void on_thr_free(void *self, struct goldi_thr *thr) {
     struct rc *d = self;
-    struct rc_thr *s = thr->estate[d->env.index];
+    struct rg_thr *s = thr->estate[d->env.index];
     if (!s)
         return;
     if (!s->ended)

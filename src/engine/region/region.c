@@ -36,6 +36,28 @@ _Atomic uint32_t *rg_counter(struct rg_counters *t, goldi_tid_t tid) {
 /* --- boundaries ------------------------------------------------------------------ */
 
 /* Does ev's hb lowering publish anything (a release-type step)? */
+void rg_thr_start(struct rg_counters *t, struct rg_thr *s, goldi_tid_t tid) {
+    s->pub = rg_counter(t, tid);
+    s->c = atomic_load_explicit(s->pub, memory_order_relaxed) + 1;
+    atomic_store_explicit(s->pub, s->c, memory_order_release);
+}
+
+void rg_on_event(const struct goldi_event *ev, struct rg_thr *s, unsigned index,
+                 bool (*is_boundary)(const struct goldi_event *ev),
+                 void (*end)(void *ctx, goldi_tid_t tid, struct rg_thr *s), void *ctx) {
+    if (ev->kind == GOLDI_EV_JOIN && ev->other) {
+        struct rg_thr *cs = ev->other->estate[index];
+        if (cs && !cs->ended) {
+            end(ctx, ev->other->tid, cs);
+            cs->ended = true;
+        }
+    }
+    if (!s->ended && is_boundary(ev))
+        end(ctx, ev->thr->tid, s);
+    if (ev->kind == GOLDI_EV_EXIT)
+        s->ended = true;
+}
+
 static bool has_release_step(const struct goldi_event *ev) {
     struct goldi_hb_step st[GOLDI_HB_MAX_STEPS];
     int n = goldi_event_hb_steps(ev, st);

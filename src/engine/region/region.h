@@ -36,6 +36,38 @@ _Atomic uint32_t *rg_counter(struct rg_counters *t, goldi_tid_t tid);
 /* Same, NULL if its chunk was never created (then its counter is 0). */
 _Atomic uint32_t *rg_counter_if_present(struct rg_counters *t, goldi_tid_t tid);
 
+/* --- a thread's regions ------------------------------------------------------
+ * The part of a thread state both engines keep; each engine's thread state
+ * begins with it (fastrcd's is nothing else), so that the joiner can end a
+ * child's region through estate[]. */
+struct rg_thr {
+    uint32_t c;                 /* c_t, our own copy of the published counter */
+    _Atomic uint32_t *pub;      /* the published counter (rg_counters) */
+    bool ended;                 /* EXIT seen (or ended by the joiner): no region is ongoing */
+};
+
+/* Starts the first region of a new thread state of tid: one past whatever
+ * tid's counter holds, so epochs left by an earlier thread state of the same
+ * tid (trace runs reuse tids) are never ongoing. */
+void rg_thr_start(struct rg_counters *t, struct rg_thr *s, goldi_tid_t tid);
+
+/* Publishes the end of s's current region (release: whoever sees the new
+ * value sees the region's effects as ended). */
+GOLDI_INLINE void rg_thr_advance(struct rg_thr *s) {
+    s->c++;
+    atomic_store_explicit(s->pub, s->c, memory_order_release);
+}
+
+/* The region bookkeeping of ev for s (the state of ev->thr), the same in both
+ * engines: a joined child (state in ev->other->estate[index]) whose EXIT was
+ * never seen is finished, so its last region ends before the join's acquire
+ * orders its accesses; then, unless s already ended, a boundary of ev
+ * (is_boundary) ends s's region; EXIT marks s ended. end(ctx, tid, state)
+ * ends a region (the engine's work, then rg_thr_advance). */
+void rg_on_event(const struct goldi_event *ev, struct rg_thr *s, unsigned index,
+                 bool (*is_boundary)(const struct goldi_event *ev),
+                 void (*end)(void *ctx, goldi_tid_t tid, struct rg_thr *s), void *ctx);
+
 /* An epoch c@tid: the region c of thread tid. tid == GOLDI_TID_NONE: none. */
 struct rg_epoch {
     goldi_tid_t tid;

@@ -67,9 +67,7 @@ struct va_log {
 };
 
 struct va_thr {
-    uint32_t c;                 /* c_T */
-    _Atomic uint32_t *pub;      /* published counter */
-    bool ended;                 /* EXIT seen (or ended by the joiner) */
+    struct rg_thr rg;           /* c_T, published counter, ended; first (region.h) */
     uint32_t n_log, cap_log;
     struct va_log *log;         /* reads of the current region */
 };
@@ -92,11 +90,7 @@ static struct va_thr *thr_state(struct va *d, struct goldi_thr *thr) {
     if (GOLDI_LIKELY(s))
         return s;
     s = goldi_alloc(sizeof *s);
-    s->pub = rg_counter(d->ctr, thr->tid);
-    /* one past the tid's counter: epochs of an earlier state of this tid
-     * (trace runs reuse tids) are never ongoing */
-    s->c = atomic_load_explicit(s->pub, memory_order_relaxed) + 1;
-    atomic_store_explicit(s->pub, s->c, memory_order_release);
+    rg_thr_start(d->ctr, &s->rg, thr->tid);
     thr->estate[d->env.index] = s;
     count(&d->n_threads, 1);
     return s;
@@ -146,9 +140,9 @@ static void on_access(void *self, const struct goldi_event *ev, uintptr_t addr, 
             count(&d->n_records, 1);
         }
         rec->dirty = true;
-        if (rec->w.tid == t && rec->w.c == s->c)
+        if (rec->w.tid == t && rec->w.c == s->rg.c)
             continue;   /* own write in this region: no check, no log, no bump */
-        if (!write && rec->lg_tid == t && rec->lg_c == s->c && rec->lg_v == rec->v)
+        if (!write && rec->lg_tid == t && rec->lg_c == s->rg.c && rec->lg_v == rec->v)
             continue;   /* already logged at this version in this region */
         if (!origin)
             origin = goldi_event_origin(ev);
@@ -166,14 +160,14 @@ static void on_access(void *self, const struct goldi_event *ev, uintptr_t addr, 
         if (!write) {
             log_read(d, s, rec, b, origin);
             rec->lg_tid = t;
-            rec->lg_c = s->c;
+            rec->lg_c = s->rg.c;
             rec->lg_v = rec->v;
             continue;
         }
         if (rec->w.tid != t)
             rec->w2 = rec->w;   /* W was the latest write by a thread other than t */
         rec->v++;
-        rec->w = (struct va_wr){t, s->c, origin};
+        rec->w = (struct va_wr){t, s->rg.c, origin};
     }
     rg_pending_flush(&p);
     count(&d->n_eager, p.n_emitted);
@@ -200,7 +194,7 @@ static void reset_byte(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
 
 /* --- region end: read validation ---------------------------------------------------------- */
 
-/* Validates every read s logged in its region (thread tid, region s->c), reports
+/* Validates every read s logged in its region (thread tid, region s->rg.c), reports
  * RW conflicts with cur = the read and prev = the write that invalidated it,
  * and empties the log. */
 static void validate(struct va *d, goldi_tid_t tid, struct va_thr *s) {
@@ -229,10 +223,10 @@ static void validate(struct va *d, goldi_tid_t tid, struct va_thr *s) {
             count(&d->n_stale, 1);
             continue;
         }
-        bool own_bump = w.tid == tid && w.c == s->c && v == e->v + 1;
-        if (v != e->v && !own_bump && !(rec->val_tid == tid && rec->val_c == s->c)) {
+        bool own_bump = w.tid == tid && w.c == s->rg.c && v == e->v + 1;
+        if (v != e->v && !own_bump && !(rec->val_tid == tid && rec->val_c == s->rg.c)) {
             rec->val_tid = tid;
-            rec->val_c = s->c;
+            rec->val_c = s->rg.c;
             /* The last write is after the read. If it is our own (in this
              * region), some other thread bumped in between (v ≥ e->v + 2),
              * and W2 is the latest such write. */
@@ -244,7 +238,7 @@ static void validate(struct va *d, goldi_tid_t tid, struct va_thr *s) {
                 .prev_ep = {by->tid, by->c},
                 .cur_write = false,
                 .prev_write = true,
-                .cur_c = s->c,
+                .cur_c = s->rg.c,
                 .v_read = e->v,
                 .v_now = v,
                 .validation = true,
@@ -270,9 +264,12 @@ static void validate(struct va *d, goldi_tid_t tid, struct va_thr *s) {
  * region as ended and no conflict of it is lost. */
 static void end_region(struct va *d, goldi_tid_t tid, struct va_thr *s) {
     validate(d, tid, s);
-    s->c++;
-    atomic_store_explicit(s->pub, s->c, memory_order_release);
+    rg_thr_advance(&s->rg);
     count(&d->n_region_ends, 1);
+}
+
+static void end_region_cb(void *ctx, goldi_tid_t tid, struct rg_thr *s) {
+    end_region(ctx, tid, (struct va_thr *)s);   /* rg is va_thr's first member */
 }
 
 /* --- events ------------------------------------------------------------------------------------ */
@@ -282,19 +279,8 @@ static void on_event(void *self, const struct goldi_event *ev) {
     struct va_thr *s = thr_state(d, ev->thr);
     if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
         goldi_shadow_for_each(d->env.plane, ev->addr, ev->size, reset_byte, d);
-    if (ev->kind == GOLDI_EV_JOIN && ev->other) {
-        /* A child whose EXIT we never saw is finished: its last region ends
-         * (with validation) before the join orders its accesses. */
-        struct va_thr *cs = ev->other->estate[d->env.index];
-        if (cs && !cs->ended) {
-            end_region(d, ev->other->tid, cs);
-            cs->ended = true;
-        }
-    }
-    if (!s->ended && (d->sfr ? rg_is_boundary_sfr(ev) : rg_is_boundary_rfr(ev)))
-        end_region(d, ev->thr->tid, s);
-    if (ev->kind == GOLDI_EV_EXIT)
-        s->ended = true;
+    /* a child's last region ends with validation, too */
+    rg_on_event(ev, &s->rg, d->env.index, d->sfr ? rg_is_boundary_sfr : rg_is_boundary_rfr, end_region_cb, d);
 }
 
 static void on_thr_free(void *self, struct goldi_thr *thr) {
@@ -302,11 +288,10 @@ static void on_thr_free(void *self, struct goldi_thr *thr) {
     struct va_thr *s = thr->estate[d->env.index];
     if (!s)
         return;
-    if (!s->ended) {
+    if (!s->rg.ended) {
         /* Discarded without EXIT (a trace that ended early): its last
          * region's reads are dropped unvalidated. */
-        s->c++;
-        atomic_store_explicit(s->pub, s->c, memory_order_release);
+        rg_thr_advance(&s->rg);
     }
     goldi_free(s->log);
     goldi_free(s);
