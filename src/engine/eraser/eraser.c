@@ -26,6 +26,7 @@
  * goldi_shadow_for_each); thread state only by its own thread. */
 #include "../engine.h"
 #include "../common/lockset.h"
+#include "../common/partner.h"
 #include "../../base/alloc.h"
 #include "../../base/fmt.h"
 #include "../../shadow/shadow.h"
@@ -33,25 +34,15 @@
 enum er_state { ER_VIRGIN, ER_EXCL, ER_SHARED, ER_SHMOD, ER_RACED };
 static const char *const er_state_names[] = {"Virgin", "Exclusive", "Shared", "SharedModified", "Raced"};
 
-/* One remembered access, for the "previous access" half of reports only
- * (Eraser's decisions never look at it). origin 0 = none. */
-struct er_acc {
-    goldi_origin_t origin;
-    goldi_tid_t tid;
-    bool write;
-};
-
 /* Invariants: state == ER_EXCL => owner is the only thread that accessed the
  * byte this lifetime; state in {Shared, SharedMod} => c is the set of locks
  * held (write-held for writes) at every access since the byte left
- * Exclusive. last/other: the latest access and the latest one by a thread
- * other than last.tid (so for any accessor t one of them is "the latest access
- * by another thread"); lastw/otherw the same over writes. */
+ * Exclusive. */
 struct er_byte {
     uint8_t state;          /* enum er_state */
     goldi_tid_t owner;      /* Exclusive: the owning thread */
     goldi_lockset_t c;      /* Shared/SharedMod: candidate lockset C(x) */
-    struct er_acc last, other, lastw, otherw;
+    struct goldi_partners partners;  /* report partners (common/partner.h) */
 };
 
 struct er_thr {
@@ -95,38 +86,24 @@ static bool is_atomic(uint8_t kind) {
 
 /* Racy bytes of one piece with the same partner access become one report. */
 struct er_pending {
-    struct er_acc prev;
+    struct goldi_acc_ref prev;
     uintptr_t lo, hi;
     goldi_lockset_t before;   /* C before the update (for the explanation) */
     uint8_t from;             /* state before the update */
 };
 
-struct er_access {
+struct goldi_acc_refess {
     struct er *e;
     struct goldi_thr *thr;
     struct er_thr *ts;
-    struct er_acc me;
+    struct goldi_acc_ref me;
     struct er_pending pend[GOLDI_GRANULE];   /* a piece has at most 8 bytes */
     unsigned n_pend;
 };
 
-/* The partner named in a report: for a write, the latest access by another
- * thread; for a read, the latest write by another thread (there is one: the
- * byte is SharedMod), else the latest access by another thread. */
-static struct er_acc partner(const struct er_byte *rec, goldi_tid_t t, bool write) {
-    struct er_acc none = {0, GOLDI_TID_NONE, false};
-    const struct er_acc *w = rec->lastw.tid != t ? &rec->lastw : &rec->otherw;
-    const struct er_acc *a = rec->last.tid != t ? &rec->last : &rec->other;
-    if (!write && w->origin && w->tid != t)
-        return *w;
-    if (a->origin && a->tid != t)
-        return *a;
-    return none;
-}
-
-static void note_race(struct er_access *a, const struct er_byte *rec, uintptr_t b, goldi_lockset_t before,
+static void note_race(struct goldi_acc_refess *a, const struct er_byte *rec, uintptr_t b, goldi_lockset_t before,
                       uint8_t from) {
-    struct er_acc p = partner(rec, a->me.tid, a->me.write);
+    struct goldi_acc_ref p = goldi_partners_pick(&rec->partners, a->me.tid, a->me.write);
     for (unsigned i = 0; i < a->n_pend; i++) {
         struct er_pending *q = &a->pend[i];
         if (q->prev.origin == p.origin && q->prev.tid == p.tid && q->prev.write == p.write) {
@@ -141,7 +118,7 @@ static void note_race(struct er_access *a, const struct er_byte *rec, uintptr_t 
     q->from = from;
 }
 
-static void emit_report(struct er_access *a, const struct er_pending *q) {
+static void emit_report(struct goldi_acc_refess *a, const struct er_pending *q) {
     struct goldi_race r;
     goldi_memset(&r, 0, sizeof r);
     r.addr = q->lo;
@@ -171,13 +148,7 @@ static void emit_report(struct er_access *a, const struct er_pending *q) {
 
 /* --- the state machine ------------------------------------------------------ */
 
-static void remember(struct er_acc *last, struct er_acc *other, const struct er_acc *me) {
-    if (last->origin && last->tid != me->tid)
-        *other = *last;
-    *last = *me;
-}
-
-static void access_byte(struct er_access *a, uintptr_t b, goldi_shadow_word_t *w) {
+static void access_byte(struct goldi_acc_refess *a, uintptr_t b, goldi_shadow_word_t *w) {
     struct er_byte *rec = (struct er_byte *)atomic_load_explicit(w, memory_order_relaxed);
     if (!rec) {
         rec = goldi_alloc(sizeof *rec);
@@ -220,16 +191,14 @@ static void access_byte(struct er_access *a, uintptr_t b, goldi_shadow_word_t *w
         note_race(a, rec, b, before, from);
         rec->state = ER_RACED;
     }
-    remember(&rec->last, &rec->other, &a->me);
-    if (write)
-        remember(&rec->lastw, &rec->otherw, &a->me);
+    goldi_partners_note(&rec->partners, &a->me);
 }
 
 static void er_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
     struct er *e = self;
     if (is_atomic(ev->kind))
         return;                                   /* Eraser does not know atomics */
-    struct er_access a;
+    struct goldi_acc_refess a;
     a.e = e;
     a.thr = ev->thr;
     a.ts = thr_state(e, ev->thr);

@@ -40,6 +40,7 @@
 #include "../common/access.h"
 #include "../common/hbclock.h"
 #include "../common/lockset.h"
+#include "../common/partner.h"
 #include "../common/vc.h"
 #include "../../base/alloc.h"
 #include "../../base/fmt.h"
@@ -69,22 +70,15 @@ struct hy_seg {
     goldi_vc_t vc;
 };
 
-/* Reports only: an earlier access to name as the partner. origin 0 = none. */
-struct hy_acc {
-    goldi_origin_t origin;
-    goldi_tid_t tid;
-    bool write;
-};
-
 /* Per byte. Invariants: state != HY_NEW => ts is the segment of an access of
  * this lifetime; c is meaningful in ShR/ShM/ShM2; ds != NULL => ds holds one
  * reference and ds_tid wrote this byte (as the first byte of an access)
- * before signalling. last/other, lastw/otherw: as in eraser.c. */
+ * before signalling. */
 struct hy_byte {
     uint8_t state;          /* enum hy_state */
     goldi_epoch_t ts;       /* TS_d */
     goldi_lockset_t c;      /* C_d */
-    struct hy_acc last, other, lastw, otherw;
+    struct goldi_partners partners;  /* report partners (common/partner.h) */
     struct hy_seg *ds;      /* DS(d): signaller's segment, or NULL */
     uint64_t ds_mutex;      /* token id of the lock the signaller held, 0 = none */
     goldi_tid_t ds_tid;     /* the signaller */
@@ -147,37 +141,26 @@ static struct hy_byte *byte_rec(struct hy *d, goldi_shadow_word_t *w) {
 /* --- reports ----------------------------------------------------------------- */
 
 struct hy_pending {
-    struct hy_acc prev;
+    struct goldi_acc_ref prev;
     uintptr_t lo, hi;
     goldi_epoch_t ts;         /* TS_d at the race (for the explanation) */
     goldi_lockset_t c_before; /* C_d before the step */
     uint8_t from;             /* state before the step */
 };
 
-struct hy_access {
+struct goldi_acc_refess {
     struct hy *d;
     struct goldi_thr *thr;
     struct hy_thr *ts;
-    struct hy_acc me;
+    struct goldi_acc_ref me;
     goldi_epoch_t e;        /* E(t) = TS_t as an epoch */
     struct hy_pending pend[GOLDI_GRANULE];
     unsigned n_pend;
 };
 
-static struct hy_acc partner(const struct hy_byte *rec, goldi_tid_t t, bool write) {
-    struct hy_acc none = {0, GOLDI_TID_NONE, false};
-    const struct hy_acc *w = rec->lastw.tid != t ? &rec->lastw : &rec->otherw;
-    const struct hy_acc *a = rec->last.tid != t ? &rec->last : &rec->other;
-    if (!write && w->origin && w->tid != t)
-        return *w;
-    if (a->origin && a->tid != t)
-        return *a;
-    return none;
-}
-
-static void note_race(struct hy_access *a, const struct hy_byte *rec, uintptr_t b, uint8_t from,
+static void note_race(struct goldi_acc_refess *a, const struct hy_byte *rec, uintptr_t b, uint8_t from,
                       goldi_lockset_t c_before) {
-    struct hy_acc p = partner(rec, a->me.tid, a->me.write);
+    struct goldi_acc_ref p = goldi_partners_pick(&rec->partners, a->me.tid, a->me.write);
     for (unsigned i = 0; i < a->n_pend; i++) {
         struct hy_pending *q = &a->pend[i];
         if (q->prev.origin == p.origin && q->prev.tid == p.tid && q->prev.write == p.write) {
@@ -193,7 +176,7 @@ static void note_race(struct hy_access *a, const struct hy_byte *rec, uintptr_t 
     q->from = from;
 }
 
-static void emit_report(struct hy_access *a, const struct hy_pending *q) {
+static void emit_report(struct goldi_acc_refess *a, const struct hy_pending *q) {
     struct goldi_race r;
     goldi_memset(&r, 0, sizeof r);
     r.addr = q->lo;
@@ -221,14 +204,8 @@ static void emit_report(struct hy_access *a, const struct hy_pending *q) {
 
 /* --- the memory state machines ------------------------------------------------ */
 
-static void remember(struct hy_acc *last, struct hy_acc *other, const struct hy_acc *me) {
-    if (last->origin && last->tid != me->tid)
-        *other = *last;
-    *last = *me;
-}
-
 /* One MSM step on rec (ALGORITHMS.md 2.6 tables). Returns true on a race. */
-static bool msm_step(struct hy_access *a, struct hy_byte *rec) {
+static bool msm_step(struct goldi_acc_refess *a, struct hy_byte *rec) {
     bool write = a->me.write, lng = a->d->lng;
     goldi_lockset_t mine = write ? a->ts->Lw : a->ts->L;
     goldi_epoch_t e = a->e;
@@ -312,7 +289,7 @@ static bool msm_step(struct hy_access *a, struct hy_byte *rec) {
 
 /* The lost-signal rule at a predicate read (file comment). Returns the
  * signaller's snapshot to join (with a reference), or NULL. */
-static struct hy_seg *predicate_edge(struct hy_access *a, const struct hy_byte *rec) {
+static struct hy_seg *predicate_edge(struct goldi_acc_refess *a, const struct hy_byte *rec) {
     if (!rec->ds || rec->ds_tid == a->me.tid || !rec->ds_mutex)
         return NULL;
     if (!goldi_lockset_contains(a->ts->L, rec->ds_mutex))
@@ -325,7 +302,7 @@ static void hy_on_access(void *self, const struct goldi_event *ev, uintptr_t add
     struct hy *d = self;
     if (goldi_access_is_atomic(ev->kind))
         return;                      /* atomic accesses do not change the state (2.6) */
-    struct hy_access a;
+    struct goldi_acc_refess a;
     a.d = d;
     a.thr = ev->thr;
     a.ts = thr_state(d, ev->thr);
@@ -349,9 +326,7 @@ static void hy_on_access(void *self, const struct goldi_event *ev, uintptr_t add
                 rec->state = HY_RACE;
             }
         }
-        remember(&rec->last, &rec->other, &a.me);
-        if (a.me.write)
-            remember(&rec->lastw, &rec->otherw, &a.me);
+        goldi_partners_note(&rec->partners, &a.me);
         if (ev->kind == GOLDI_EV_READ && addr + i == ev->addr && a.ts->L != GOLDI_LOCKSET_EMPTY)
             edge = predicate_edge(&a, rec);
     }
