@@ -9,9 +9,12 @@
 static struct goldi_sink *sinks[GOLDI_MAX_SINKS];
 static unsigned n_sinks;
 
+struct goldi_sink *goldi_dispatch_fast_sink;
+
 void goldi_dispatch_attach(struct goldi_sink *s) {
     GOLDI_CHECK_OP(n_sinks, <, GOLDI_MAX_SINKS);
     sinks[n_sinks++] = s;
+    goldi_dispatch_fast_sink = n_sinks == 1 && s->on_access_fast ? s : NULL;
 }
 
 unsigned goldi_dispatch_n_sinks(void) { return n_sinks; }

@@ -192,6 +192,13 @@ struct goldi_sink {
     /* Access piece [addr, addr+size) inside one 8-byte granule, called with the
      * granule lock held, for READ/WRITE/FREE and atomic events. May be NULL. */
     void (*on_access)(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size);
+    /* Optional lock-free shortcut for a plain READ/WRITE [addr, addr+size)
+     * inside one granule, tried by the runtime before it builds an event, and
+     * only while this sink is the only one attached: returns true if the
+     * access is fully handled (no race possible, state updated), false to get
+     * the ordinary on_access. Runs without the granule lock. May be NULL. */
+    bool (*on_access_fast)(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
+                           uintptr_t pc);
     /* Every event, after its access pieces; for atomics inside the object's
      * critical section. May be NULL. */
     void (*on_event)(void *self, const struct goldi_event *ev);
@@ -200,6 +207,8 @@ struct goldi_sink {
     void (*on_thr_free)(void *self, struct goldi_thr *thr);
 };
 void goldi_dispatch_attach(struct goldi_sink *s);
+/* The only attached sink if it has on_access_fast, else NULL. */
+extern struct goldi_sink *goldi_dispatch_fast_sink;
 void goldi_dispatch_thr_free(struct goldi_thr *thr);
 unsigned goldi_dispatch_n_sinks(void);
 

@@ -104,6 +104,12 @@ struct gls_entry {
     struct gls_entry *next_free; /* pool free list */
 };
 
+/* seq changes only under the entry's granule lock (readers peek without it):
+ * a plain increment, no locked instruction. */
+GOLDI_INLINE void gls_entry_bump_seq(struct gls_entry *e) {
+    atomic_store_explicit(&e->seq, atomic_load_explicit(&e->seq, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
 /* --- update list -----------------------------------------------------------------
  * Cells (condition token a, target token b, op) appended lock-free: a
  * fetch_add on tail reserves an id, the cell is written, then published by a
@@ -121,10 +127,16 @@ struct gls_cell {
     _Atomic uint64_t a;          /* condition token; 0 = not written yet */
     uint64_t b;                  /* target token | GLS_OP_STORE */
 };
+/* A registry back-pointer: an entry (with its generation), or a granule
+ * holding an inline record (e = granule address | GLS_REF_GRANULE, gen unused;
+ * see "inline records" below). Entries are 16-byte aligned, so bit 0 tags. */
+#define GLS_REF_GRANULE ((uintptr_t)1)
 struct gls_ref {
     struct gls_entry *e;
     uint32_t gen;
 };
+GOLDI_INLINE bool gls_ref_is_granule(const struct gls_ref *r) { return (uintptr_t)r->e & GLS_REF_GRANULE; }
+GOLDI_INLINE uintptr_t gls_ref_granule(const struct gls_ref *r) { return (uintptr_t)r->e & ~GLS_REF_GRANULE; }
 struct gls_slot {
     goldi_spinlock_t lock;       /* guards num (writes), closed, ref/n_ref/cap_ref */
     _Atomic uint64_t num;        /* chunk number + 1 held here; 0 = empty */
@@ -136,6 +148,10 @@ struct gls_slot {
 };
 struct gls_list {
     _Atomic uint64_t tail;       /* next cell id to reserve */
+    /* Is the granule ref of addr still registered in chunk c? (registry
+     * compaction drops refs for which this says no; NULL = always yes) */
+    bool (*granule_registered)(void *ctx, uintptr_t addr, uint64_t c);
+    void *granule_ctx;
     _Atomic uint64_t oldest;     /* oldest chunk not freed; cells below are gone */
     _Atomic uint64_t bytes_live, bytes_peak, chunks_live;   /* cell chunks only */
     _Atomic uint64_t reg_bytes;  /* registry arrays (proportional to entries, not cells) */
@@ -159,6 +175,12 @@ GOLDI_INLINE struct gls_slot *gls_list_peek(struct gls_list *l, uint64_t c) {
  * entry's set equals its set at the tail (engine: no cell of the owner since
  * want). Caller holds e's granule lock. Returns the new pos. */
 uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e, uint64_t want);
+/* Registers e (pos already set) in chunk c's registry if c still takes
+ * registrations; false if it is closed or gone. Caller holds e's granule lock. */
+bool gls_list_register(struct gls_list *l, struct gls_entry *e, uint64_t c);
+/* Registers the granule ref of addr in chunk c if c still takes
+ * registrations; false if it is closed or gone. */
+bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c);
 /* Same for a chosen pos (GC); pos's chunk must not be closed. */
 void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos);
 /* GC side: closes chunk c (slot s) and takes its registry; caller frees it. */

@@ -99,7 +99,9 @@ uint64_t gls_list_append(struct gls_list *l, uint64_t a, uint64_t b) {
 /* A registry back-pointer is stale for good once the entry was freed (gen
  * moved) or its pos moved past this chunk (pos only grows within a gen). A pos
  * *below* the chunk is an entry being registered right now: keep it. */
-static bool ref_stale(const struct gls_ref *r, uint64_t c) {
+static bool ref_stale(const struct gls_list *l, const struct gls_ref *r, uint64_t c) {
+    if (gls_ref_is_granule(r))
+        return l->granule_registered && !l->granule_registered(l->granule_ctx, gls_ref_granule(r), c);
     return atomic_load_explicit(&r->e->gen, memory_order_acquire) != r->gen ||
            (atomic_load_explicit(&r->e->pos, memory_order_relaxed) >> GLS_CHUNK_BITS) > c;
 }
@@ -109,7 +111,7 @@ static void ref_push_locked(struct gls_list *l, struct gls_slot *s, uint64_t c, 
     if (s->n_ref == s->cap_ref) {
         uint32_t k = 0;
         for (uint32_t i = 0; i < s->n_ref; i++)
-            if (!ref_stale(&s->ref[i], c))
+            if (!ref_stale(l, &s->ref[i], c))
                 s->ref[k++] = s->ref[i];
         s->n_ref = k;
         /* Grow only if compaction did not free half: amortised O(1) per push. */
@@ -125,8 +127,23 @@ static void ref_push_locked(struct gls_list *l, struct gls_slot *s, uint64_t c, 
         }
     }
     s->ref[s->n_ref].e = e;
-    s->ref[s->n_ref].gen = atomic_load_explicit(&e->gen, memory_order_relaxed);
+    s->ref[s->n_ref].gen = ((uintptr_t)e & GLS_REF_GRANULE) ? 0 : atomic_load_explicit(&e->gen, memory_order_relaxed);
     s->n_ref++;
+}
+
+bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c) {
+    struct gls_slot *s = gls_list_chunk(l, c);
+    if (!s)
+        return false;
+    goldi_spin_lock(&s->lock);
+    if (atomic_load_explicit(&s->num, memory_order_relaxed) != c + 1 ||
+        atomic_load_explicit(&s->closed, memory_order_relaxed)) {
+        goldi_spin_unlock(&s->lock);
+        return false;
+    }
+    ref_push_locked(l, s, c, (struct gls_entry *)(addr | GLS_REF_GRANULE));
+    goldi_spin_unlock(&s->lock);
+    return true;
 }
 
 /* Registers e in chunk c unless c is closed or gone; false => retry. */
@@ -151,12 +168,14 @@ static bool place_in(struct gls_list *l, struct gls_entry *e, uint64_t c) {
     return true;
 }
 
+bool gls_list_register(struct gls_list *l, struct gls_entry *e, uint64_t c) { return place_in(l, e, c); }
+
 uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e, uint64_t want) {
     /* The normal case: want (the owner's first cell after its last own cell)
      * is in a live, open chunk, usually the one e is registered in already. */
     if (place_in(l, e, want >> GLS_CHUNK_BITS)) {
         atomic_store_explicit(&e->pos, want, memory_order_relaxed);
-        atomic_fetch_add_explicit(&e->seq, 1, memory_order_relaxed);
+        gls_entry_bump_seq(e);
         return want;
     }
     for (;;) {
@@ -168,7 +187,7 @@ uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e, uint64_t want) 
         uint64_t t = atomic_load(&l->tail);
         if (place_in(l, e, t >> GLS_CHUNK_BITS)) {
             atomic_store_explicit(&e->pos, t, memory_order_relaxed);
-            atomic_fetch_add_explicit(&e->seq, 1, memory_order_relaxed);
+            gls_entry_bump_seq(e);
             return t;
         }
         /* t's chunk is being collected: tail is far ahead by now. */
@@ -179,7 +198,7 @@ void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos) {
     bool ok = place_in(l, e, pos >> GLS_CHUNK_BITS);
     GOLDI_CHECK(ok);
     atomic_store_explicit(&e->pos, pos, memory_order_relaxed);
-    atomic_fetch_add_explicit(&e->seq, 1, memory_order_relaxed);
+    gls_entry_bump_seq(e);
 }
 
 struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t *n) {

@@ -17,6 +17,7 @@
 #include "../../base/atfork.h"
 #include "../../base/alloc.h"
 #include "../../base/fmt.h"
+#include "../../platform/platform.h"
 #include "../../shadow/shadow.h"
 
 /* Live cells (2 MiB) beyond which the GC moves entries off the oldest chunks
@@ -41,7 +42,13 @@
     X(CACHED, "cached_verdicts")                                      \
     X(KEPT, "records_kept")                                           \
     X(SHARED, "records_shared")                                       \
-    X(RECORDED, "records_placed")
+    X(RECORDED, "records_placed")                                     \
+    X(INL_NEW, "inline_records")                                      \
+    X(INL_FAST, "inline_fast_updates")                                \
+    X(INL_SLOW, "inline_slow_updates")                                \
+    X(INL_EXPAND, "inline_expansions")                                \
+    X(INL_CONTRACT, "inline_contractions")                            \
+    X(ENTRIES, "entries_live")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -115,7 +122,7 @@ struct gls_thr {
     struct gls_entry *free;           /* local entry free list (no pool lock on the common path) */
     uint32_t n_free;
     struct gls_thr *next, *prev;      /* g->thrs, for stats */
-    _Atomic uint64_t st[16];          /* hot counters, single writer (relaxed load+store) */
+    _Atomic uint64_t st[24];          /* hot counters, single writer (relaxed load+store) */
     struct gls_oc oc[1u << GLS_OC_BITS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
 };
@@ -128,7 +135,6 @@ struct gls_engine {
     struct gls_entry *pool_free;
     struct gls_entry *slab;
     uint32_t slab_left;
-    _Atomic uint64_t entries_live;
     /* live threads, for ANY compression (2.3 (d)) */
     _Atomic(_Atomic uint8_t *) thr_pages[THR_PAGES];
     _Atomic uint64_t n_live;
@@ -141,6 +147,7 @@ struct gls_engine {
     struct gls_map gc_map;
     struct gls_gc_scratch *gc_scratch;
     _Atomic uint64_t cells_peak;
+    _Atomic bool forked_child;       /* this process is a fork child: inline lock bits may be orphaned */
     struct gls_shard st[GLS_SHARDS];
 };
 
@@ -203,7 +210,7 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     struct gls_thr *s = thr->estate[g->env.index];
     if (GOLDI_LIKELY(s))
         return s;
-    _Static_assert(GLS_ST_COUNT <= 16, "gls_thr.st too small");
+    _Static_assert(GLS_ST_COUNT <= 24, "gls_thr.st too small");
     s = goldi_alloc(sizeof *s);
     gls_map_init(&s->map);
     /* No cell of the thread exists yet: any start up to the tail is its epoch. */
@@ -244,7 +251,10 @@ static struct gls_entry *entry_new(struct gls_engine *g, struct gls_thr *ts, enu
         }
         goldi_spin_unlock(&g->pool_lock);
     }
-    atomic_fetch_add_explicit(&g->entries_live, 1, memory_order_relaxed);
+    if (ts)
+        tstat(ts, GLS_ST_ENTRIES, 1);   /* per thread: a shared counter would be a contended line */
+    else
+        stat(g, 0, GLS_ST_ENTRIES, 1);
     e->next_free = NULL;
     e->kind = (uint8_t)kind;
     e->mat = NULL;
@@ -260,7 +270,10 @@ static void entry_free(struct gls_engine *g, struct gls_thr *ts, struct gls_entr
     e->mat = NULL;
     /* After this, registry back-pointers to e are recognisably stale. */
     atomic_fetch_add_explicit(&e->gen, 1, memory_order_release);
-    atomic_fetch_sub_explicit(&g->entries_live, 1, memory_order_relaxed);
+    if (ts)
+        tstat(ts, GLS_ST_ENTRIES, (uint64_t)-1);   /* sums wrap back to the live count */
+    else
+        stat(g, 0, GLS_ST_ENTRIES, (uint64_t)-1);
     if (ts && ts->n_free < GLS_LOCAL_FREE) {
         e->next_free = ts->free;
         ts->free = e;
@@ -377,62 +390,6 @@ static void gran_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_wo
     }
 }
 
-/* ALLOC/FREE: the bytes [lo, lo+n) start a fresh lifetime (handbook 1.1). */
-struct gls_reset { struct gls_engine *g; struct gls_thr *ts; };
-
-static uint8_t byte_mask(uintptr_t lo, uintptr_t hi) {   /* bytes [lo, hi) of lo's granule */
-    unsigned a = (unsigned)(lo & (GOLDI_GRANULE - 1)), b = a + (unsigned)(hi - lo);
-    return (uint8_t)(((1u << b) - 1) & ~((1u << a) - 1));
-}
-
-static void reset_partial(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, uintptr_t hi) {
-    uintptr_t base = lo & ~(uintptr_t)(GOLDI_GRANULE - 1);
-    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
-    if (!w)
-        return;
-    goldi_spinlock_t *lk = goldi_granule_lock(base);
-    goldi_spin_lock(lk);
-    gran_clear(g, ts, w, byte_mask(lo, hi));
-    goldi_spin_unlock(lk);
-}
-
-/* Whole granules: every word of the granule is dropped (called per non-zero
- * word, under the granule lock, by goldi_shadow_for_each). */
-static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
-    struct gls_reset *r = ctx;
-    (void)addr;
-    uintptr_t v = atomic_load_explicit(w, memory_order_relaxed);
-    if (v & GRAN_OVF) {
-        struct gls_ovf *o = (struct gls_ovf *)(v & ~GRAN_OVF);
-        for (uint32_t i = 0; i < o->n; i++)
-            entry_free(r->g, r->ts, o->e[i]);
-        goldi_free(o);
-    } else {
-        entry_free(r->g, r->ts, (struct gls_entry *)v);
-    }
-    atomic_store_explicit(w, 0, memory_order_relaxed);
-}
-
-static void reset_range(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, size_t n) {
-    uintptr_t hi = lo + n;
-    if (hi < lo)
-        hi = UINTPTR_MAX;
-    const uintptr_t G = GOLDI_GRANULE;
-    uintptr_t a = (lo + G - 1) & ~(G - 1), b = hi & ~(G - 1);   /* whole granules [a, b) */
-    if (a > b || a < lo) {                                        /* inside one granule */
-        reset_partial(g, ts, lo, hi);
-        return;
-    }
-    if (lo < a)
-        reset_partial(g, ts, lo, a);
-    if (a < b) {
-        struct gls_reset r = { g, ts };
-        goldi_shadow_for_each(g->env.plane, a, b - a, reset_word, &r);
-    }
-    if (b < hi)
-        reset_partial(g, ts, b, hi);
-}
-
 /* --- alock (seed 000 §3, trap T4) ------------------------------------------------------ */
 
 /* Is the alock short-circuit valid for e against thr now? The owner held
@@ -485,6 +442,322 @@ static void alock_set(struct gls_entry *e, struct gls_alock a) {
     e->alock_id = a.id;
     e->alock_mode = a.mode;
     e->alock_rw = a.rw;
+}
+
+/* --- inline records (docs/goldilocks.md "Inline records") -----------------------------------
+ * A granule accessed by one thread only (the common case: thread-local data,
+ * a band of an array) keeps its history in its own shadow words instead of
+ * pool entries: the W and R entries of that owner, each a byte mask, a pos
+ * and an origin, and no alock (an optimisation only). Expanding it yields
+ * exactly the entries the general representation would hold.
+ *   w[0] = GRAN_INL | GRAN_LOCK? | mask_w << 8 | mask_r << 16 | owner << 32
+ *   w[1] = pos of W   w[2] = pos of R   w[3] = origin W | origin R << 32
+ *   w[4] = chunk + 1 whose registry holds the granule's ref (<= chunk of both pos)
+ *   w[5], w[6] = alock of W, of R (id | mode << 61 | rw << 62; 0 = none)
+ * The owner updates it without the granule lock (gls_on_access_fast, called
+ * by the runtime before any event is built); every writer first takes the
+ * lock bit of w[0] with a CAS, so the owner's update, another thread's
+ * expansion and the GC (both under the granule lock) exclude each other.
+ * Only the holder of the granule lock changes the representation. */
+#define GRAN_INL ((uintptr_t)2)
+#define GRAN_LOCK ((uintptr_t)4)
+struct gls_inl {
+    uint8_t mw, mr;              /* bytes with a W / an R of owner */
+    goldi_tid_t owner;
+    uint64_t pw, pr;
+    goldi_origin_t ow, or;
+    uint64_t reg;                /* registry chunk + 1 */
+    uint64_t aw, ar;             /* packed alocks */
+};
+
+GOLDI_INLINE bool inl_is(uintptr_t w0) { return w0 & GRAN_INL; }
+GOLDI_INLINE goldi_tid_t inl_owner(uintptr_t w0) { return (goldi_tid_t)(w0 >> 32); }
+
+static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
+    f->mw = (uint8_t)(w0 >> 8);
+    f->mr = (uint8_t)(w0 >> 16);
+    f->owner = inl_owner(w0);
+    f->pw = atomic_load_explicit(&w[1], memory_order_relaxed);
+    f->pr = atomic_load_explicit(&w[2], memory_order_relaxed);
+    uint64_t o = atomic_load_explicit(&w[3], memory_order_relaxed);
+    f->ow = (goldi_origin_t)o;
+    f->or = (goldi_origin_t)(o >> 32);
+    f->reg = atomic_load_explicit(&w[4], memory_order_relaxed);
+    f->aw = atomic_load_explicit(&w[5], memory_order_relaxed);
+    f->ar = atomic_load_explicit(&w[6], memory_order_relaxed);
+}
+
+static uintptr_t inl_word0(const struct gls_inl *f) {
+    return GRAN_INL | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 | (uintptr_t)f->owner << 32;
+}
+
+/* Writes the fields and releases the lock bit (w[0] last). */
+static void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
+    atomic_store_explicit(&w[1], f->pw, memory_order_relaxed);
+    atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
+    atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
+    atomic_store_explicit(&w[4], f->reg, memory_order_relaxed);
+    atomic_store_explicit(&w[5], f->aw, memory_order_relaxed);
+    atomic_store_explicit(&w[6], f->ar, memory_order_relaxed);
+    atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
+}
+
+/* Same, writing only the words that differ from old (the line is hot). */
+static void inl_store_changed(goldi_shadow_word_t *w, const struct gls_inl *old, const struct gls_inl *f) {
+    if (f->pw != old->pw)
+        atomic_store_explicit(&w[1], f->pw, memory_order_relaxed);
+    if (f->pr != old->pr)
+        atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
+    if (f->ow != old->ow || f->or != old->or)
+        atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
+    if (f->aw != old->aw)
+        atomic_store_explicit(&w[5], f->aw, memory_order_relaxed);
+    if (f->ar != old->ar)
+        atomic_store_explicit(&w[6], f->ar, memory_order_relaxed);
+    atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
+}
+
+/* Takes the lock bit of an inline granule; returns w[0] as it was (unlocked
+ * value), or 0 if the granule is not inline. Caller holds the granule lock,
+ * so only the owner's fast path can hold the bit, for a few instructions. In
+ * a fork child a bit held by a thread that did not survive the fork is never
+ * released: it is broken after a while (that granule's fields may then mix
+ * the old and the new access of the lost thread). */
+static uintptr_t inl_lock(struct gls_engine *g, goldi_shadow_word_t *w) {
+    for (unsigned spins = 0;; spins++) {
+        uintptr_t v = atomic_load_explicit(&w[0], memory_order_relaxed);
+        if (!inl_is(v))
+            return 0;
+        if ((v & GRAN_LOCK) && spins > 4096 && atomic_load_explicit(&g->forked_child, memory_order_relaxed))
+            v &= ~GRAN_LOCK, atomic_store_explicit(&w[0], v, memory_order_relaxed);
+        if (!(v & GRAN_LOCK) && atomic_compare_exchange_weak_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire,
+                                                                      memory_order_relaxed))
+            return v;
+        if (spins > 64)
+            goldi_os_yield();
+    }
+}
+
+static uint64_t inl_min_pos(const struct gls_inl *f) {
+    if (!f->mw)
+        return f->pr;
+    if (!f->mr)
+        return f->pw;
+    return f->pw < f->pr ? f->pw : f->pr;
+}
+
+/* The owner's access of bytes `piece` at its epoch start pos (>= both pos):
+ * the general update rule (update_granule) applied to the inline pair. False
+ * if the result is not representable (bytes of one kind would need two
+ * different pos or origins). */
+static bool inl_update(struct gls_inl *f, uint8_t piece, bool write, uint64_t pos, goldi_origin_t o,
+                       uint64_t al) {
+    if (write) {
+        if ((f->mw & ~piece) && (f->pw != pos || f->ow != o || f->aw != al))
+            return false;
+        f->mw |= piece;
+        f->pw = pos;
+        f->ow = o;
+        f->aw = al;
+        f->mr &= (uint8_t)~piece;   /* a plain write supersedes every entry on its bytes */
+    } else {
+        if ((f->mr & ~piece) && (f->pr != pos || f->or != o || f->ar != al))
+            return false;
+        f->mr |= piece;
+        f->pr = pos;
+        f->or = o;
+        f->ar = al;
+    }
+    return true;
+}
+
+#define ALOCK_ID_MASK ((UINT64_C(1) << 61) - 1)
+static uint64_t alock_pack(struct gls_alock a) {
+    return a.id ? a.id | (uint64_t)a.mode << 61 | (uint64_t)a.rw << 62 : 0;
+}
+static struct gls_alock alock_unpack(uint64_t v) {
+    struct gls_alock a = { v & ALOCK_ID_MASK, (uint8_t)(v >> 61 & 1), (uint8_t)(v >> 62 & 1) };
+    return a;
+}
+
+/* The owner t's plain access of `piece` to an inline granule it owns, without
+ * the granule lock: INL_DONE (updated) or INL_KEPT (nothing to change), or
+ * INL_NO if the granule is not t's inline record (or is locked, or the
+ * result is not representable): take the general path. */
+enum { INL_NO, INL_DONE, INL_KEPT };
+static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev);
+/* o is the access's origin, or 0 to intern it from ev only if needed. */
+static int inl_try(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
+                   bool write, const struct goldi_event *ev, goldi_origin_t o) {
+    uintptr_t v = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (!inl_is(v) || (v & GRAN_LOCK) || inl_owner(v) != thr->tid)
+        return INL_NO;
+    /* Kept: the bytes already carry an entry of this kind from this epoch
+     * with this alock (and a write finds no R to supersede). Nothing changes
+     * but the origin, and any access of one epoch is as good a witness of a
+     * race as another, so the first one stays and no lock is taken. Only t
+     * writes these fields; a concurrent expansion just orders us first. */
+    uint8_t mine = (uint8_t)(v >> (write ? 8 : 16)), reads = (uint8_t)(v >> 16);
+    if ((mine & piece) == piece && (!write || !(reads & piece)) &&
+        atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) == ts->epoch_pos) {
+        uint64_t old = atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
+        if (old == (thr->n_held ? alock_pack(alock_pick(old & ALOCK_ID_MASK, thr)) : 0)) {
+            tstat(ts, GLS_ST_KEPT, 1);
+            return INL_KEPT;
+        }
+    }
+    if (!o)
+        o = access_origin(ts, ev);
+    if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
+        return INL_NO;
+    struct gls_inl f, f0;
+    inl_read(w, v, &f);
+    f0 = f;
+    uint64_t al = thr->n_held ? alock_pack(alock_pick((write ? f.aw : f.ar) & ALOCK_ID_MASK, thr)) : 0;
+    if (!inl_update(&f, piece, write, ts->epoch_pos, o, al)) {
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return INL_NO;
+    }
+    inl_store_changed(w, &f0, &f);
+    return INL_DONE;
+}
+
+/* One entry of an expanded inline record. It is left unregistered
+ * (reg_chunk 0): the granule's ref, in a chunk no later than its pos, stays
+ * in the registry, and the GC that collects that chunk finds the entry
+ * through the granule (gc_granules) and registers or collects it. */
+static void inl_materialise(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
+                            const struct gls_inl *f, enum gls_kind kind, uint8_t mask, uint64_t pos,
+                            goldi_origin_t origin, uint64_t al) {
+    struct gls_entry *e = entry_new(g, ts, kind, base);
+    e->owner = f->owner;
+    e->origin = origin;
+    e->mask = mask;
+    alock_set(e, alock_unpack(al));
+    atomic_store_explicit(&e->pos, pos, memory_order_relaxed);
+    gls_entry_bump_seq(e);
+    gran_insert(w, e);
+}
+
+/* Turns an inline granule into pool entries; returns its registry chunk + 1
+ * (0 if it was not inline). Caller holds the granule lock. */
+static uint64_t inl_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base) {
+    uintptr_t v = inl_lock(g, w);
+    if (!v)
+        return 0;
+    struct gls_inl f;
+    inl_read(w, v, &f);
+    for (unsigned i = 1; i < GOLDI_GRANULE; i++)
+        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+    atomic_store_explicit(&w[0], 0, memory_order_release);   /* not inline: the owner's fast path backs off */
+    if (f.mw)
+        inl_materialise(g, ts, w, base, &f, GLS_W, f.mw, f.pw, f.ow, f.aw);
+    if (f.mr)
+        inl_materialise(g, ts, w, base, &f, GLS_R, f.mr, f.pr, f.or, f.ar);
+    if (ts)
+        tstat(ts, GLS_ST_INL_EXPAND, 1);
+    return f.reg;
+}
+
+/* Drops bytes `mask` from an inline granule (lifetime reset). Caller holds
+ * the granule lock. A granule left empty keeps a stale registry ref, which
+ * registry compaction and the GC recognise and skip. */
+static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask) {
+    uintptr_t v = inl_lock(g, w);
+    if (!v)
+        return;
+    struct gls_inl f;
+    inl_read(w, v, &f);
+    f.mw &= (uint8_t)~mask;
+    f.mr &= (uint8_t)~mask;
+    if (f.mw || f.mr) {
+        inl_store(w, &f);
+        return;
+    }
+    for (unsigned i = 1; i < GOLDI_GRANULE; i++)
+        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+    atomic_store_explicit(&w[0], 0, memory_order_release);
+}
+
+/* Registry compaction asks whether a granule ref of chunk c may still be
+ * needed: an inline granule registered there, or any granule with entries
+ * (entries expanded from an inline record rely on the ref until they are
+ * registered themselves). Unsure answers say yes: a stale ref costs a look. */
+static bool inl_registered(void *ctx, uintptr_t addr, uint64_t c) {
+    struct gls_engine *g = ctx;
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
+    if (!w)
+        return false;
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_acquire);
+    if (inl_is(w0))
+        return (w0 & GRAN_LOCK) || atomic_load_explicit(&w[4], memory_order_relaxed) == c + 1;
+    for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+        if (atomic_load_explicit(&w[i], memory_order_relaxed))
+            return true;
+    return false;
+}
+
+/* ALLOC/FREE: the bytes [lo, lo+n) start a fresh lifetime (handbook 1.1). */
+struct gls_reset { struct gls_engine *g; struct gls_thr *ts; };
+
+static uint8_t byte_mask(uintptr_t lo, uintptr_t hi) {   /* bytes [lo, hi) of lo's granule */
+    unsigned a = (unsigned)(lo & (GOLDI_GRANULE - 1)), b = a + (unsigned)(hi - lo);
+    return (uint8_t)(((1u << b) - 1) & ~((1u << a) - 1));
+}
+
+static void reset_partial(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, uintptr_t hi) {
+    uintptr_t base = lo & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
+    if (!w)
+        return;
+    goldi_spinlock_t *lk = goldi_granule_lock(base);
+    goldi_spin_lock(lk);
+    if (inl_is(atomic_load_explicit(&w[0], memory_order_relaxed)))
+        inl_clear(g, w, byte_mask(lo, hi));
+    else
+        gran_clear(g, ts, w, byte_mask(lo, hi));
+    goldi_spin_unlock(lk);
+}
+
+/* Whole granules: every word of the granule is dropped (called per non-zero
+ * word, under the granule lock, by goldi_shadow_for_each). */
+static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
+    struct gls_reset *r = ctx;
+    (void)addr;
+    uintptr_t v = atomic_load_explicit(w, memory_order_relaxed);
+    if (inl_is(v)) {   /* word 0 of an inline granule (visited first): clears all 8 */
+        inl_clear(r->g, w, 0xff);
+        return;
+    }
+    if (v & GRAN_OVF) {
+        struct gls_ovf *o = (struct gls_ovf *)(v & ~GRAN_OVF);
+        for (uint32_t i = 0; i < o->n; i++)
+            entry_free(r->g, r->ts, o->e[i]);
+        goldi_free(o);
+    } else {
+        entry_free(r->g, r->ts, (struct gls_entry *)v);
+    }
+    atomic_store_explicit(w, 0, memory_order_relaxed);
+}
+
+static void reset_range(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, size_t n) {
+    uintptr_t hi = lo + n;
+    if (hi < lo)
+        hi = UINTPTR_MAX;
+    const uintptr_t G = GOLDI_GRANULE;
+    uintptr_t a = (lo + G - 1) & ~(G - 1), b = hi & ~(G - 1);   /* whole granules [a, b) */
+    if (a > b || a < lo) {                                        /* inside one granule */
+        reset_partial(g, ts, lo, hi);
+        return;
+    }
+    if (lo < a)
+        reset_partial(g, ts, lo, a);
+    if (a < b) {
+        struct gls_reset r = { g, ts };
+        goldi_shadow_for_each(g->env.plane, a, b - a, reset_word, &r);
+    }
+    if (b < hi)
+        reset_partial(g, ts, b, hi);
 }
 
 /* --- the walk (seed 000 fig. 3 Apply-Lockset-Rules, batched) ----------------------------- */
@@ -907,6 +1180,82 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
     tstat(ts, GLS_ST_RECORDED, 1);
 }
 
+/* The first access of an empty granule (after its lifetime started) by a
+ * plain access: an inline record owned by t, registered in the chunk of
+ * t's epoch start (or of the tail if that chunk is being collected, exactly
+ * as gls_list_place does). It is locked while it registers, so registry
+ * compaction sees it as live. */
+static void inl_create(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece) {
+    struct gls_thr *ts = x->ts;
+    struct gls_list *l = x->g->list;
+    struct gls_inl f = { .owner = x->t };
+    uint64_t pos = ts->epoch_pos;
+    inl_update(&f, piece, x->write, pos, x->origin, alock_pack(alock_pick(0, x->thr)));
+    atomic_store_explicit(&w[0], inl_word0(&f) | GRAN_LOCK, memory_order_relaxed);
+    for (;;) {
+        f.pw = f.pr = pos;
+        f.reg = (pos >> GLS_CHUNK_BITS) + 1;
+        atomic_store_explicit(&w[4], f.reg, memory_order_release);
+        if (gls_list_register_granule(l, x->base, pos >> GLS_CHUNK_BITS))
+            break;
+        pos = atomic_load(&l->tail);   /* pos's chunk is being collected: the tail starts the same set */
+    }
+    if (pos > ts->epoch_pos)
+        ts->epoch_pos = pos;
+    inl_store(w, &f);
+    tstat(ts, GLS_ST_INL_NEW, 1);
+}
+
+/* After a general update by t: a granule left with only t's W and/or R (no
+ * materialised set) folds back inline, so t's next accesses take the fast
+ * path again (ownership moved to t: data initialised by one thread, then
+ * worked on by another). Its entries' registrations go with them, so the
+ * granule registers in the chunk of its oldest pos (not if that chunk is
+ * being collected: then it stays as it is). */
+static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
+    struct gls_entry *buf[GOLDI_GRANULE], *ew = NULL, *er = NULL;
+    uint32_t n;
+    struct gls_entry **es = gran_entries(w, buf, &n);
+    if (n == 0 || n > 2)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        struct gls_entry *e = es[i];
+        if (e->owner != x->t || e->mat)
+            return;
+        if (e->kind == GLS_W && !ew)
+            ew = e;
+        else if (e->kind == GLS_R && !er)
+            er = e;
+        else
+            return;
+    }
+    struct gls_inl f = { .owner = x->t };
+    if (ew) {
+        f.mw = ew->mask;
+        f.pw = atomic_load_explicit(&ew->pos, memory_order_relaxed);
+        f.ow = ew->origin;
+        f.aw = alock_pack((struct gls_alock){ ew->alock_id, ew->alock_mode, ew->alock_rw });
+    }
+    if (er) {
+        f.mr = er->mask;
+        f.pr = atomic_load_explicit(&er->pos, memory_order_relaxed);
+        f.or = er->origin;
+        f.ar = alock_pack((struct gls_alock){ er->alock_id, er->alock_mode, er->alock_rw });
+    }
+    uint64_t c = inl_min_pos(&f) >> GLS_CHUNK_BITS;
+    if (!gls_list_register_granule(x->g->list, x->base, c))
+        return;
+    f.reg = c + 1;
+    for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+    if (ew)
+        entry_free(x->g, x->ts, ew);
+    if (er)
+        entry_free(x->g, x->ts, er);
+    inl_store(w, &f);
+    tstat(x->ts, GLS_ST_INL_CONTRACT, 1);
+}
+
 /* goldi_event_origin(ev), from the thread's cache when the same access
  * (pc, kind, size) was interned with the same stack and locks. Exact: a hit
  * compares everything the origin is made of (tid is the thread's). */
@@ -983,16 +1332,67 @@ static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
                                     : goldi_shadow_word_if_present(g->env.plane, x.base);
     if (!w)
         return;
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (inl_is(w0)) {
+        if (inl_owner(w0) == x.t && !x.atomic) {
+            if (!record)
+                return;   /* free by the owner: nothing to check against, the reset follows */
+            x.origin = access_origin(x.ts, ev);
+            int r = inl_try(x.ts, x.thr, w, piece, x.write, ev, x.origin);
+            if (r != INL_NO) {
+                if (r == INL_DONE)
+                    tstat(x.ts, GLS_ST_INL_SLOW, 1);
+                return;
+            }
+        }
+        inl_expand(g, x.ts, w, x.base);
+    }
     struct gls_entry *buf[GOLDI_GRANULE];
     uint32_t n;
     struct gls_entry **es = gran_entries(w, buf, &n);
     x.origin = record || n ? access_origin(x.ts, ev) : 0;
     if (n)
         check_granule(&x, piece, es, n);
-    if (record)
+    if (record && !n && !x.atomic) {
+        inl_create(&x, w, piece);
+    } else if (record) {
         update_granule(&x, w, piece, es, n);
+        if (!x.atomic)
+            inl_contract(&x, w);
+    }
     if (x.n_pend)
         flush_races(&x);
+}
+
+/* The runtime's lock-free shortcut (goldi_sink.on_access_fast): a plain
+ * access by the owner of an inline granule, inside that granule. No other
+ * thread has state there, so there is nothing to check (owner short-circuit)
+ * and the update is the inline one. Anything else returns false and takes
+ * the dispatcher's path. */
+static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
+                               uintptr_t pc) {
+    struct gls_engine *g = self;
+    struct gls_thr *ts = thr->estate[g->env.index];
+    if (GOLDI_UNLIKELY(!ts))
+        return false;
+    uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
+    if (!w)
+        return false;
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (!inl_is(w0) || (w0 & GRAN_LOCK) || inl_owner(w0) != thr->tid)
+        return false;
+    struct goldi_event ev = {
+        .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
+        .size = size,
+        .addr = addr,
+        .pc = pc,
+        .thr = thr,
+    };
+    int r = inl_try(ts, thr, w, byte_mask(addr, addr + size), write, &ev, 0);
+    if (r == INL_DONE)
+        tstat(ts, GLS_ST_INL_FAST, 1);
+    return r != INL_NO;
 }
 
 /* --- update-list GC (docs/goldilocks.md "Bounded memory") ----------------------------------- */
@@ -1016,7 +1416,7 @@ static bool set_is_any(struct gls_engine *g, const uint64_t *tok, uint32_t n) {
 static void drop_entry_locked(struct gls_engine *g, struct gls_entry *e) {
     uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
-    if (!w)
+    if (!w || inl_is(atomic_load_explicit(&w[0], memory_order_relaxed)))
         return;
     struct gls_entry *buf[GOLDI_GRANULE];
     uint32_t n;
@@ -1108,6 +1508,8 @@ static void gc_snapshot(struct gls_engine *g, uint64_t c0, uint64_t c1, const st
     struct gls_gc_scratch *sc = g->gc_scratch;
     sc->n_snap = sc->n_toks = 0;
     for (uint32_t i = 0; i < n_refs; i++) {
+        if (gls_ref_is_granule(&refs[i]))
+            continue;   /* gc_granules turned what it needs into entry refs */
         struct gls_entry *e = refs[i].e;
         uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
         if (atomic_load_explicit(&e->gen, memory_order_acquire) != refs[i].gen)
@@ -1339,9 +1741,66 @@ static void gc_install(struct gls_engine *g) {
     }
 }
 
+/* Step 0: granule refs of the chunks being collected. An inline record
+ * whose pos are all past them is re-registered in the chunk of its oldest
+ * pos; one with a pos inside them is expanded into entries, and every entry
+ * of such a granule with a pos inside them joins the entry refs (entries
+ * expanded by another thread while their chunk was closed are registered
+ * nowhere else). An entry listed twice is installed once (seq check). */
+static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    uint32_t n_refs = sc->n_refs;
+    for (uint32_t i = 0; i < n_refs; i++) {
+        if (!gls_ref_is_granule(&sc->refs[i]))
+            continue;
+        uintptr_t a = gls_ref_granule(&sc->refs[i]);
+        goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, a);
+        if (!w)
+            continue;
+        goldi_spinlock_t *lk = goldi_granule_lock(a);
+        goldi_spin_lock(lk);
+        uintptr_t v = inl_lock(g, w);
+        if (v) {
+            struct gls_inl f;
+            inl_read(w, v, &f);
+            uint64_t rc = f.reg - 1, mc = inl_min_pos(&f) >> GLS_CHUNK_BITS;
+            if (rc < c0 || rc >= c1 || mc >= c1) {
+                if (rc >= c0 && rc < c1) {   /* ours, and still current: move the ref */
+                    bool ok = gls_list_register_granule(g->list, a, mc);
+                    GOLDI_CHECK(ok);
+                    f.reg = mc + 1;
+                }
+                inl_store(w, &f);
+                goldi_spin_unlock(lk);
+                continue;
+            }
+            atomic_store_explicit(&w[0], v, memory_order_release);
+            inl_expand(g, NULL, w, a);
+        }
+        struct gls_entry *buf[GOLDI_GRANULE];
+        uint32_t n;
+        struct gls_entry **es = gran_entries(w, buf, &n);
+        for (uint32_t k = 0; k < n; k++) {
+            uint64_t c = atomic_load_explicit(&es[k]->pos, memory_order_relaxed) >> GLS_CHUNK_BITS;
+            if (c >= c1 && !es[k]->reg_chunk) {   /* expanded, relied on this ref: registers itself now */
+                bool ok = gls_list_register(g->list, es[k], c);
+                GOLDI_CHECK(ok);
+            }
+            if (c < c0 || c >= c1)
+                continue;
+            sc->refs = grow(sc->refs, &sc->cap_refs, sc->n_refs + 1, sizeof *sc->refs);
+            sc->refs[sc->n_refs].e = es[k];
+            sc->refs[sc->n_refs].gen = atomic_load_explicit(&es[k]->gen, memory_order_relaxed);
+            sc->n_refs++;
+        }
+        goldi_spin_unlock(lk);
+    }
+}
+
 /* Moves every live entry registered in chunks [c0, c1) past them. */
 static void gc_range(struct gls_engine *g, uint64_t c0, uint64_t c1) {
     struct gls_gc_scratch *sc = g->gc_scratch;
+    gc_granules(g, c0, c1);
     gc_snapshot(g, c0, c1, sc->refs, sc->n_refs);
     if (!sc->n_snap)
         return;
@@ -1508,6 +1967,10 @@ static void gls_on_thr_free(void *self, struct goldi_thr *thr) {
 static struct gls_engine *fork_engine;
 static void gls_fork_gc_lock(void) { goldi_spin_lock(&fork_engine->gc_lock); }
 static void gls_fork_gc_unlock(void) { goldi_spin_unlock(&fork_engine->gc_lock); }
+static void gls_fork_gc_child(void) {
+    atomic_store(&fork_engine->forked_child, true);
+    goldi_spin_unlock(&fork_engine->gc_lock);
+}
 static void gls_fork_pool_lock(void) { goldi_spin_lock(&fork_engine->pool_lock); }
 static void gls_fork_pool_unlock(void) { goldi_spin_unlock(&fork_engine->pool_lock); }
 
@@ -1519,12 +1982,15 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     gls_map_init(&g->gc_map);
     g->gc_scratch = goldi_alloc(sizeof *g->gc_scratch);
     sink->self = g;
+    g->list->granule_registered = inl_registered;
+    g->list->granule_ctx = g;
     sink->on_access = gls_on_access;
+    sink->on_access_fast = gls_on_access_fast;
     sink->on_event = gls_on_event;
     sink->on_thr_free = gls_on_thr_free;
     if (!fork_engine) {
         fork_engine = g;
-        goldi_atfork_register(GOLDI_ATFORK_ENGINE, gls_fork_gc_lock, gls_fork_gc_unlock, gls_fork_gc_unlock);
+        goldi_atfork_register(GOLDI_ATFORK_ENGINE, gls_fork_gc_lock, gls_fork_gc_unlock, gls_fork_gc_child);
         goldi_atfork_register(GOLDI_ATFORK_GRANULE + 5, gls_fork_pool_lock, gls_fork_pool_unlock,
                               gls_fork_pool_unlock);
     }
@@ -1552,7 +2018,6 @@ static void gls_stats(void *self, void (*emit)(void *ctx, const char *name, uint
     emit(ctx, "goldilocks.cell_bytes_live", atomic_load(&l->bytes_live));
     emit(ctx, "goldilocks.cell_bytes_peak", atomic_load(&l->bytes_peak));
     emit(ctx, "goldilocks.registry_bytes_live", atomic_load(&l->reg_bytes));
-    emit(ctx, "goldilocks.entries_live", atomic_load(&g->entries_live));
     emit(ctx, "goldilocks.threads_live", atomic_load(&g->n_live));
 }
 

@@ -7,6 +7,7 @@
 #include <goldi/tsan_abi.h>
 #include "../rt.h"
 #include "../../base/fmt.h"
+#include "../../shadow/shadow.h"
 
 #define RET_PC() ((uintptr_t)__builtin_return_address(0))
 
@@ -37,7 +38,23 @@ GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uint
     uint32_t epoch = t->thr.sync_epoch;
     if (f->addr == addr && f->epoch == epoch && f->size >= size && f->write >= write)
         return;
-    access_slow(t, addr, size, kind, 0, pc);
+    struct goldi_sink *fs = goldi_dispatch_fast_sink;
+    bool done = false;
+    if (fs && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
+        /* At most two granules (16-byte accesses of vectorised loops). If
+         * the second piece falls back, the whole access goes the slow way;
+         * repeating the first piece's update there changes nothing. */
+        uintptr_t split = (addr | (GOLDI_GRANULE - 1)) + 1;
+        uint32_t first = addr + size > split ? (uint32_t)(split - addr) : size;
+        t->in_rt++;   /* the origin may be interned (runtime allocator) */
+        t->ignore++;
+        done = fs->on_access_fast(fs->self, &t->thr, addr, first, write, pc) &&
+               (first == size || fs->on_access_fast(fs->self, &t->thr, split, size - first, write, pc));
+        t->in_rt--;
+        t->ignore--;
+    }
+    if (!done)
+        access_slow(t, addr, size, kind, 0, pc);
     if (!t->filter_off) {
         f->addr = addr;
         f->epoch = epoch;
