@@ -1,8 +1,9 @@
 /* Origin depot: interns (tid, size, flags, frames, held locks) into dense
  * 32-bit ids. Records are immutable once published and never freed (the
  * number of distinct origins is bounded by the program's code paths and
- * threads). Hash buckets have their own spinlocks; lookup by id is lock-free
- * through a two-level id table. */
+ * threads). Finding an interned origin is lock-free (chains only grow at
+ * the head, with a release store); a bucket's spinlock serialises inserts.
+ * Lookup by id is lock-free through a two-level id table. */
 #include "event.h"
 #include "../base/atfork.h"
 #include "../base/alloc.h"
@@ -26,7 +27,7 @@ struct rec {
 
 static struct {
     goldi_spinlock_t lock;
-    struct rec *head;
+    struct rec *_Atomic head;
 } buckets[1u << BUCKET_BITS];
 static _Atomic(struct rec *) *id_table[ID_CHUNKS];   /* chunk -> array of records */
 static goldi_spinlock_t id_lock = GOLDI_SPINLOCK_INIT;
@@ -86,8 +87,13 @@ goldi_origin_t goldi_origin_intern(const struct goldi_origin_info *info) {
         in.n_held = GOLDI_MAX_HELD;
     uint64_t h = hash_info(&in);
     unsigned b = (unsigned)(h >> (64 - BUCKET_BITS));
+    struct rec *seen = atomic_load_explicit(&buckets[b].head, memory_order_acquire);
+    for (struct rec *r = seen; r; r = r->next)
+        if (same(r, h, &in))
+            return r->id;
     goldi_spin_lock(&buckets[b].lock);
-    for (struct rec *r = buckets[b].head; r; r = r->next) {
+    struct rec *head = atomic_load_explicit(&buckets[b].head, memory_order_relaxed);
+    for (struct rec *r = head; r != seen; r = r->next) {   /* inserted since we looked */
         if (same(r, h, &in)) {
             goldi_spin_unlock(&buckets[b].lock);
             return r->id;
@@ -113,8 +119,8 @@ goldi_origin_t goldi_origin_intern(const struct goldi_origin_info *info) {
     if (!slot)
         goldi_die("origin depot full (2^32 distinct access origins)");
     atomic_store_explicit(slot, r, memory_order_release);
-    r->next = buckets[b].head;
-    buckets[b].head = r;
+    r->next = head;
+    atomic_store_explicit(&buckets[b].head, r, memory_order_release);
     goldi_spin_unlock(&buckets[b].lock);
     return r->id;
 }

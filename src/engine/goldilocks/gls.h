@@ -61,8 +61,11 @@ uint64_t *gls_map_slot(struct gls_map *m, uint64_t key);
 /* A materialised Goldilockset: sorted distinct tokens (update-list GC). */
 struct gls_mat {
     uint32_t n;
+    uint64_t hash;      /* of the sorted tokens (verdict caches) */
     uint64_t tok[];
 };
+/* Is a the set tok[0..n) (sorted) with that hash? */
+bool gls_mat_same(const struct gls_mat *a, const uint64_t *tok, uint32_t n, uint64_t hash);
 struct gls_mat *gls_mat_new(const uint64_t *tok, uint32_t n);   /* sorts a copy */
 void gls_mat_free(struct gls_mat *s);
 bool gls_mat_has(const struct gls_mat *s, uint64_t tok);

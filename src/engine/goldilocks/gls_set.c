@@ -103,7 +103,20 @@ struct gls_mat *gls_mat_new(const uint64_t *tok, uint32_t n) {
         }
         s->tok[j] = v;
     }
+    uint64_t h = n;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ s->tok[i]) * 0x9E3779B97F4A7C15ull;
+    s->hash = h ^ (h >> 31);
     return s;
+}
+
+bool gls_mat_same(const struct gls_mat *a, const uint64_t *tok, uint32_t n, uint64_t hash) {
+    if (a->hash != hash || a->n != n)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (a->tok[i] != tok[i])
+            return false;
+    return true;
 }
 
 void gls_mat_free(struct gls_mat *s) { goldi_free(s); }

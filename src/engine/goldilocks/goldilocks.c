@@ -87,6 +87,17 @@ struct gls_oc {
     goldi_tid_t owner;
 };
 
+/* Walk verdicts for materialised sets: "t is in mat evaluated from pos".
+ * Entries the GC materialised together share pos and set (one class of
+ * gc_dedup) but not the allocation, so a slot keeps its own copy of the
+ * tokens and a hit compares them all: exact, and far cheaper than walking
+ * from the oldest live cell again. */
+#define GLS_MC_SLOTS 16
+struct gls_mc {
+    struct gls_mat *set;              /* private copy; NULL = empty */
+    uint64_t pos;
+};
+
 /* Entries a thread keeps for itself before it returns some to the pool. */
 #define GLS_LOCAL_FREE 256
 
@@ -95,7 +106,7 @@ struct gls_oc {
  * dispatcher's one-entry cache misses whenever a call happened since the last
  * access (the stack version moved even though the stack is the same again),
  * which is every iteration of a loop calling a function. */
-#define GLS_ORC_BITS 6
+#define GLS_ORC_BITS 8
 #define GLS_ORC_FRAMES 16
 #define GLS_ORC_HELD 4
 struct gls_orc {
@@ -124,6 +135,7 @@ struct gls_thr {
     struct gls_thr *next, *prev;      /* g->thrs, for stats */
     _Atomic uint64_t st[24];          /* hot counters, single writer (relaxed load+store) */
     struct gls_oc oc[1u << GLS_OC_BITS];
+    struct gls_mc mc[GLS_MC_SLOTS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
 };
 
@@ -1017,6 +1029,22 @@ static void oc_put(struct gls_thr *ts, goldi_tid_t owner, uint64_t pos) {
     }
 }
 
+static struct gls_mc *mc_slot(struct gls_thr *ts, const struct gls_mat *m, uint64_t pos) {
+    return &ts->mc[((m->hash ^ pos) * 0x9E3779B97F4A7C15ull) >> (64 - 4)];
+}
+
+static bool mc_has(struct gls_thr *ts, const struct gls_mat *m, uint64_t pos) {
+    const struct gls_mc *c = mc_slot(ts, m, pos);
+    return c->set && c->pos == pos && gls_mat_same(c->set, m->tok, m->n, m->hash);
+}
+
+static void mc_put(struct gls_thr *ts, const struct gls_mat *m, uint64_t pos) {
+    struct gls_mc *c = mc_slot(ts, m, pos);
+    gls_mat_free(c->set);
+    c->set = gls_mat_new(m->tok, m->n);
+    c->pos = pos;
+}
+
 /* Walks the entries of batch[0..n) together, reports those not ordered. */
 static void check_batch(struct gls_access *x, uint8_t piece, struct gls_entry **batch, unsigned n) {
     struct gls_job *jobs = x->ts->sc->jobs;
@@ -1046,6 +1074,8 @@ static void check_batch(struct gls_access *x, uint8_t piece, struct gls_entry **
         if (ok >> j & 1) {
             if (!e->mat)
                 oc_put(x->ts, e->owner, jobs[j].pos);
+            else
+                mc_put(x->ts, e->mat, jobs[j].pos);
             continue;
         }
         char set[112], why[160];
@@ -1073,7 +1103,8 @@ static void check_granule(struct gls_access *x, uint8_t piece, struct gls_entry 
             tstat(x->ts, GLS_ST_ALOCK_SC, 1);
             continue;
         }
-        if (!e->mat && oc_has(x->ts, e->owner, atomic_load_explicit(&e->pos, memory_order_relaxed))) {
+        uint64_t pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
+        if (e->mat ? mc_has(x->ts, e->mat, pos) : oc_has(x->ts, e->owner, pos)) {
             tstat(x->ts, GLS_ST_CACHED, 1);           /* an earlier walk of this set found t */
             continue;
         }
@@ -1264,7 +1295,11 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
     uint32_t depth = thr->depth;
     if (depth > GLS_ORC_FRAMES || thr->n_held > GLS_ORC_HELD)
         return goldi_event_origin(ev);
-    uint64_t h = (ev->pc ^ ((uint64_t)ev->kind << 56) ^ ((uint64_t)ev->size << 48)) * 0x9E3779B97F4A7C15ull;
+    /* the innermost held lock is in the key: code under many different locks
+     * (one per bucket, per object) would otherwise evict itself */
+    uintptr_t lk = thr->n_held ? thr->held[thr->n_held - 1].obj->addr : 0;
+    uint64_t h = (ev->pc ^ ((uint64_t)ev->kind << 56) ^ ((uint64_t)ev->size << 48) ^ (lk * 0xff51afd7ed558ccdull)) *
+                 0x9E3779B97F4A7C15ull;
     struct gls_orc *c = &ts->orc[h >> (64 - GLS_ORC_BITS)];
     if (c->id && c->pc == ev->pc && c->kind == ev->kind && c->size == ev->size) {
         if (c->stack_version == thr->stack_version && c->held_version == thr->held_version &&
@@ -1955,6 +1990,8 @@ static void gls_on_thr_free(void *self, struct goldi_thr *thr) {
         goldi_spin_unlock(&g->pool_lock);
     }
     gls_map_destroy(&s->map);
+    for (unsigned i = 0; i < GLS_MC_SLOTS; i++)
+        gls_mat_free(s->mc[i].set);
     goldi_free(s->sc);
     goldi_free(s);
     thr->estate[g->env.index] = NULL;
