@@ -888,6 +888,84 @@ out:
     return tmask & all;
 }
 
+/* The backward walk (docs/goldilocks.md "Backward walks"). Every rule is a
+ * union-preserving map of sets, so "t ends up in the set started as S at p"
+ * holds iff S meets R(p), the tokens whose presence just before cell p puts t
+ * in the set at the end. R(end) = {t}, and one step back over cell (a, b)
+ * changes R only if b is in it: the add rule adds a; the store rule replaces
+ * b by a. A thread token never leaves R going back (no rule removes a thread
+ * token), so when owner u's token enters R at cell q, t is ordered after
+ * every access of u placed at or before q: that is recorded as walk
+ * knowledge, and the entries of u are settled at once. A consumer reading a
+ * message published long ago thus walks back only to the producer's latest
+ * release before its acquire, instead of forward from the message's pos.
+ * Walks back from end over at most `budget` cells; returns the jobs found
+ * ordered (the others are racy or were not reached). */
+#define GLS_BACK_BUDGET 4096
+static void oc_put(struct gls_thr *ts, goldi_tid_t owner, uint64_t pos);
+static uint64_t walk_back(struct gls_thr *ts, struct gls_list *l, const struct gls_job *jobs, unsigned n,
+                          uint64_t ttok, uint64_t end, uint64_t budget, uint64_t *walked) {
+    struct gls_map *m = &ts->map;
+    uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1, ok = 0, settled = 0, cnt = 0;
+    uint64_t bf = GLS_BF(ttok);
+    gls_map_clear(m);
+    *gls_map_slot(m, ttok) = 1;
+    unsigned k = n;                           /* jobs[k..n) settled by position */
+    uint64_t id = end;
+    for (;;) {
+        /* jobs whose pos is id: R(id) is exact for them */
+        while (k > 0 && jobs[k - 1].pos >= id) {
+            k--;
+            uint64_t bit = UINT64_C(1) << k;
+            if (settled & bit)
+                continue;
+            const struct gls_job *jb = &jobs[k];
+            bool in = false;
+            if (!jb->n_tok)
+                in = gls_map_get(m, gls_tok(GLS_TK_THREAD, jb->owner)) != 0;
+            for (uint32_t i = 0; i < jb->n_tok && !in; i++)
+                in = (bf & GLS_BF(jb->tok[i])) && gls_map_get(m, jb->tok[i]);
+            settled |= bit;
+            if (in)
+                ok |= bit;
+        }
+        if (settled == all || id == 0 || cnt >= budget)
+            break;
+        id--;
+        struct gls_slot *sl = gls_list_peek(l, id >> GLS_CHUNK_BITS);
+        if (!sl)
+            break;   /* collected (or not installed): stop, the rest goes forward */
+        struct gls_cell *cells = atomic_load_explicit(&sl->cells, memory_order_acquire);
+        struct gls_cell *cell = &cells[id & (GLS_CHUNK - 1)];
+        uint64_t a = atomic_load_explicit(&cell->a, memory_order_acquire);
+        cnt++;
+        if (!a)
+            continue;   /* reserved, not written: an operation still in progress (after us) */
+        uint64_t braw = cell->b, b = braw & ~GLS_OP_STORE;
+        if (!(bf & GLS_BF(b)) || !gls_map_get(m, b))
+            continue;
+        if (braw & GLS_OP_STORE)
+            *gls_map_slot(m, b) = 0;
+        uint64_t *sa = gls_map_slot(m, a);
+        if (*sa)
+            continue;
+        *sa = 1;
+        bf |= GLS_BF(a);
+        if (gls_tok_kind(a) != GLS_TK_THREAD)
+            continue;
+        /* owner token a enters R at cell id: t is after all of a's accesses up to id */
+        goldi_tid_t u = (goldi_tid_t)gls_tok_value(a);
+        oc_put(ts, u, id);
+        for (unsigned j = 0; j < k; j++)
+            if (!jobs[j].n_tok && jobs[j].owner == u && !(settled >> j & 1)) {
+                settled |= UINT64_C(1) << j;
+                ok |= UINT64_C(1) << j;
+            }
+    }
+    *walked = cnt;
+    return ok;
+}
+
 /* "{T1, sync#12, ...}" for set number bit of the last walk. */
 static void set_format(const struct gls_map *m, unsigned bit, char *buf, size_t n) {
     size_t len = 0;
@@ -944,6 +1022,8 @@ struct gls_tscratch {
     struct gls_entry *batch[GLS_BATCH];
     struct gls_job jobs[GLS_BATCH];
     uint8_t idx[GLS_BATCH];
+    struct gls_job rest[GLS_BATCH];   /* forward walk after a backward one */
+    uint8_t at[GLS_BATCH];
 };
 
 static bool entry_relevant(const struct gls_access *x, const struct gls_entry *e) {
@@ -1065,11 +1145,35 @@ static void check_batch(struct gls_access *x, uint8_t piece, struct gls_entry **
         idx[j] = (uint8_t)i;
     }
     struct gls_list *l = x->g->list;
-    uint64_t end = atomic_load(&l->tail), walked = 0;
-    uint64_t ok = walk(&x->ts->map, l, jobs, n, gls_tok(GLS_TK_THREAD, x->t), end, &walked);
+    uint64_t end = atomic_load(&l->tail), walked = 0, ttok = gls_tok(GLS_TK_THREAD, x->t);
+    uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    uint64_t ok = walk_back(x->ts, l, jobs, n, ttok, end, GLS_BACK_BUDGET, &walked);
     tstat(x->ts, GLS_ST_WALKS, 1);
     tstat(x->ts, GLS_ST_CELLS_WALKED, walked);
-    for (unsigned j = 0; j < n; j++) {
+    /* Forward walk for the jobs left unsettled, and for the racy ones (the
+     * report shows the set they evaluate to): set i of it is jobs[at[i]]. */
+    struct gls_job *rest = x->ts->sc->rest;
+    uint8_t *at = x->ts->sc->at;
+    unsigned r = 0;
+    uint64_t fwd = ~ok & all;
+    for (unsigned j = 0; j < n; j++)
+        if (fwd >> j & 1) {
+            at[r] = (uint8_t)j;
+            rest[r++] = jobs[j];
+        }
+    uint64_t fok = 0;
+    if (r) {
+        uint64_t more = 0;
+        fok = walk(&x->ts->map, l, rest, r, ttok, end, &more);
+        tstat(x->ts, GLS_ST_CELLS_WALKED, more);
+        walked += more;
+    }
+    /* (cells reserved but unwritten during the first walk may be written by
+     * now: both views are linearisations; the later one decides) */
+    for (unsigned i = 0; i < r; i++)
+        if (fok >> i & 1)
+            ok |= UINT64_C(1) << at[i];
+    for (unsigned i = 0, j = 0; j < n; j++) {
         struct gls_entry *e = batch[idx[j]];
         if (ok >> j & 1) {
             if (!e->mat)
@@ -1078,8 +1182,10 @@ static void check_batch(struct gls_access *x, uint8_t piece, struct gls_entry **
                 mc_put(x->ts, e->mat, jobs[j].pos);
             continue;
         }
+        while (at[i] != j)
+            i++;
         char set[112], why[160];
-        set_format(&x->ts->map, j, set, sizeof set);
+        set_format(&x->ts->map, i, set, sizeof set);
         goldi_snprintf(why, sizeof why, "T%u not in the Goldilockset of T%u's %s %s (walked %llu cells)",
                        x->t, e->owner, kind_name[e->kind], set, (unsigned long long)walked);
         add_race(x, e, e->mask & piece, why);
