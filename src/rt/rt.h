@@ -15,7 +15,7 @@
  * reported, and without an event of this thread in between happens-before
  * relations of this thread are unchanged (FastTrack's [READ/WRITE SAME EPOCH]
  * for every engine at once). Direct-mapped, overwritten on collision. */
-#define GOLDI_FILTER_BITS 7
+#define GOLDI_FILTER_BITS 12
 struct goldi_filter_entry {
     uintptr_t addr;         /* start address of the cached access */
     uint32_t epoch;         /* thr.sync_epoch when it was checked */

@@ -58,16 +58,21 @@ uint64_t gls_map_get(const struct gls_map *m, uint64_t key);
 /* Slot of key's mask, inserted with mask 0 if absent. Invalidated by the next insert. */
 uint64_t *gls_map_slot(struct gls_map *m, uint64_t key);
 
-/* A materialised Goldilockset: sorted distinct tokens (update-list GC). */
+/* A materialised Goldilockset: sorted distinct tokens (update-list GC).
+ * Immutable and shared: the entries one GC run gives the same set hold one
+ * copy (refcounted; gls_mat_free drops a reference). */
 struct gls_mat {
     uint32_t n;
-    uint64_t hash;      /* of the sorted tokens (verdict caches) */
+    _Atomic uint32_t refs;
+    uint64_t hash;      /* gls_mat_hash of the sorted tokens */
     uint64_t tok[];
 };
+uint64_t gls_mat_hash(const uint64_t *tok, uint32_t n);
+struct gls_mat *gls_mat_ref(struct gls_mat *s);   /* one more reference */
 /* Is a the set tok[0..n) (sorted) with that hash? */
 bool gls_mat_same(const struct gls_mat *a, const uint64_t *tok, uint32_t n, uint64_t hash);
 struct gls_mat *gls_mat_new(const uint64_t *tok, uint32_t n);   /* sorts a copy */
-void gls_mat_free(struct gls_mat *s);
+void gls_mat_free(struct gls_mat *s);             /* drops one reference; NULL is fine */
 bool gls_mat_has(const struct gls_mat *s, uint64_t tok);
 
 /* --- per-access entries --------------------------------------------------------

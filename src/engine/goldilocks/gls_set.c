@@ -103,10 +103,20 @@ struct gls_mat *gls_mat_new(const uint64_t *tok, uint32_t n) {
         }
         s->tok[j] = v;
     }
+    s->hash = gls_mat_hash(s->tok, n);
+    atomic_store_explicit(&s->refs, 1, memory_order_relaxed);
+    return s;
+}
+
+uint64_t gls_mat_hash(const uint64_t *tok, uint32_t n) {
     uint64_t h = n;
     for (uint32_t i = 0; i < n; i++)
-        h = (h ^ s->tok[i]) * 0x9E3779B97F4A7C15ull;
-    s->hash = h ^ (h >> 31);
+        h = (h ^ tok[i]) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 31);
+}
+
+struct gls_mat *gls_mat_ref(struct gls_mat *s) {
+    atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
     return s;
 }
 
@@ -119,7 +129,10 @@ bool gls_mat_same(const struct gls_mat *a, const uint64_t *tok, uint32_t n, uint
     return true;
 }
 
-void gls_mat_free(struct gls_mat *s) { goldi_free(s); }
+void gls_mat_free(struct gls_mat *s) {
+    if (s && atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1)
+        goldi_free(s);
+}
 
 bool gls_mat_has(const struct gls_mat *s, uint64_t tok) {
     uint32_t lo = 0, hi = s->n;

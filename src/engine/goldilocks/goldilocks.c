@@ -1587,6 +1587,8 @@ struct gls_uniq {
     uint32_t out_off, out_n;    /* evaluated set in sc->out */
     uint64_t stop;              /* where the evaluation ended (new pos) */
     bool any;
+    struct gls_mat *mat;        /* the evaluated set, made on first install (shared) */
+    uint64_t hash;              /* gls_mat_hash of it */
 };
 /* GC scratch, guarded by gc_lock, grown on demand, never shrunk. */
 struct gls_gc_scratch {
@@ -1701,6 +1703,7 @@ static void gc_dedup(struct gls_gc_scratch *sc) {
             if (!sc->ht[h]) {
                 sc->uniq = grow(sc->uniq, &sc->cap_uniq, sc->n_uniq + 1, sizeof *sc->uniq);
                 sc->uniq[sc->n_uniq].rep = i;
+                sc->uniq[sc->n_uniq].mat = NULL;
                 s->uniq = sc->n_uniq++;
                 sc->ht[h] = s->uniq + 1;
                 break;
@@ -1859,9 +1862,13 @@ static void gc_install(struct gls_engine *g) {
     struct gls_gc_scratch *sc = g->gc_scratch;
     for (uint32_t i = 0; i < sc->n_snap; i++) {
         struct gls_snap *s = &sc->snap[i];
-        const struct gls_uniq *u = &sc->uniq[s->uniq];
+        struct gls_uniq *u = &sc->uniq[s->uniq];
         struct gls_entry *e = s->e;
-        struct gls_mat *mat = u->any ? NULL : gls_mat_new(&sc->out[u->out_off], u->out_n);
+        const uint64_t *out = &sc->out[u->out_off];
+        if (!u->any && !u->mat) {
+            u->mat = gls_mat_new(out, u->out_n);   /* out is sorted: the copy is too */
+            u->hash = u->mat->hash;
+        }
         goldi_spinlock_t *lk = goldi_granule_lock(atomic_load_explicit(&e->addr, memory_order_relaxed));
         goldi_spin_lock(lk);
         if (atomic_load_explicit(&e->gen, memory_order_acquire) == s->gen &&
@@ -1870,15 +1877,20 @@ static void gc_install(struct gls_engine *g) {
                 drop_entry_locked(g, e);
                 stat(g, 0, GLS_ST_ANY, 1);
             } else {
-                gls_mat_free(e->mat);
-                e->mat = mat;
-                mat = NULL;
+                /* an idle entry re-collected with an unchanged set keeps its copy */
+                if (!e->mat || (e->mat != u->mat && !gls_mat_same(e->mat, out, u->out_n, u->hash))) {
+                    gls_mat_free(e->mat);
+                    e->mat = gls_mat_ref(u->mat);
+                }
                 gls_list_place_at(g->list, e, u->stop);
                 stat(g, 0, GLS_ST_MATERIALISED, 1);
             }
         }
         goldi_spin_unlock(lk);
-        gls_mat_free(mat);
+    }
+    for (uint32_t k = 0; k < sc->n_uniq; k++) {
+        gls_mat_free(sc->uniq[k].mat);
+        sc->uniq[k].mat = NULL;
     }
 }
 

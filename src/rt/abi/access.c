@@ -34,7 +34,7 @@ GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uint
         return;
     uint16_t write = kind == GOLDI_EV_WRITE;
     struct goldi_filter_entry *f =
-        &t->filter[(addr ^ (addr >> GOLDI_FILTER_BITS)) & ((1u << GOLDI_FILTER_BITS) - 1)];
+        &t->filter[((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) & ((1u << GOLDI_FILTER_BITS) - 1)];
     uint32_t epoch = t->thr.sync_epoch;
     if (f->addr == addr && f->epoch == epoch && f->size >= size && f->write >= write)
         return;
