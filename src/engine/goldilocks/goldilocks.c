@@ -48,7 +48,8 @@
     X(INL_SLOW, "inline_slow_updates")                                \
     X(INL_EXPAND, "inline_expansions")                                \
     X(INL_CONTRACT, "inline_contractions")                            \
-    X(ENTRIES, "entries_live")
+    X(ENTRIES, "entries_live")                                        \
+    X(KEPT_FAST, "records_kept_lockfree")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -298,18 +299,34 @@ static void entry_free(struct gls_engine *g, struct gls_thr *ts, struct gls_entr
     goldi_spin_unlock(&g->pool_lock);
 }
 
-/* A granule's entries live in its 8 words of our shadow plane (memory the
- * shadow commits for every byte anyway): word i holds an entry pointer or 0.
- * A granule with more than 8 entries (many reader threads, mixed sizes)
- * keeps them in an overflow array instead: word 0 = array | GRAN_OVF, words
- * 1..7 = 0. Entries are 16-byte aligned, so bit 0 is free for the tag. */
+/* A granule's entries live in words 0..6 of its 8 words in our shadow plane
+ * (memory the shadow commits for every byte anyway): word i holds an entry
+ * pointer or 0. A granule with more than 7 entries (many reader threads,
+ * mixed sizes) keeps them in an overflow array instead: word 0 = array |
+ * GRAN_OVF, words 1..6 = 0. Entries are 16-byte aligned, so bit 0 is free
+ * for the tag. Word 7 is the granule's version (a seqlock: odd while the
+ * holder of the granule lock changes the granule's words or entries), so a
+ * thread can look at the granule without the lock (kept_fast). */
 #define GRAN_OVF ((uintptr_t)1)
+#define GRAN_SLOTS 7
+#define GRAN_VER 7
+
+/* Seqlock writer side, under the granule lock. */
+static void gran_ver_begin(goldi_shadow_word_t *w) {
+    atomic_store_explicit(&w[GRAN_VER], atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+}
+static void gran_ver_end(goldi_shadow_word_t *w) {
+    atomic_store_explicit(&w[GRAN_VER], atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) + 1,
+                          memory_order_release);
+}
 struct gls_ovf {
     uint32_t n, cap;
     struct gls_entry *e[];
 };
 
-/* Up to 8 entries are copied to buf; an overflow array is returned in place. */
+/* Up to 7 entries are copied to buf; an overflow array is returned in place. */
 static struct gls_entry **gran_entries(goldi_shadow_word_t *w, struct gls_entry **buf, uint32_t *n) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if (GOLDI_UNLIKELY(w0 & GRAN_OVF)) {
@@ -320,7 +337,7 @@ static struct gls_entry **gran_entries(goldi_shadow_word_t *w, struct gls_entry 
     uint32_t k = 0;
     if (w0)
         buf[k++] = (struct gls_entry *)w0;
-    for (unsigned i = 1; i < GOLDI_GRANULE; i++) {
+    for (unsigned i = 1; i < GRAN_SLOTS; i++) {
         uintptr_t v = atomic_load_explicit(&w[i], memory_order_relaxed);
         if (v)
             buf[k++] = (struct gls_entry *)v;
@@ -332,15 +349,15 @@ static struct gls_entry **gran_entries(goldi_shadow_word_t *w, struct gls_entry 
 static void gran_insert(goldi_shadow_word_t *w, struct gls_entry *e) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if (!(w0 & GRAN_OVF)) {
-        for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+        for (unsigned i = 0; i < GRAN_SLOTS; i++)
             if (!atomic_load_explicit(&w[i], memory_order_relaxed)) {
                 atomic_store_explicit(&w[i], (uintptr_t)e, memory_order_relaxed);
                 return;
             }
-        /* all 8 words taken: move to an overflow array */
+        /* all 7 words taken: move to an overflow array */
         struct gls_ovf *o = goldi_alloc(sizeof *o + sizeof(o->e[0]) * 16);
         o->cap = 16;
-        for (unsigned i = 0; i < GOLDI_GRANULE; i++) {
+        for (unsigned i = 0; i < GRAN_SLOTS; i++) {
             o->e[o->n++] = (struct gls_entry *)atomic_load_explicit(&w[i], memory_order_relaxed);
             atomic_store_explicit(&w[i], 0, memory_order_relaxed);
         }
@@ -365,7 +382,7 @@ static void gran_insert(goldi_shadow_word_t *w, struct gls_entry *e) {
 static void gran_remove(goldi_shadow_word_t *w, struct gls_entry *e) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if (!(w0 & GRAN_OVF)) {
-        for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+        for (unsigned i = 0; i < GRAN_SLOTS; i++)
             if (atomic_load_explicit(&w[i], memory_order_relaxed) == (uintptr_t)e) {
                 atomic_store_explicit(&w[i], 0, memory_order_relaxed);
                 return;
@@ -659,7 +676,7 @@ static uint64_t inl_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shado
         return 0;
     struct gls_inl f;
     inl_read(w, v, &f);
-    for (unsigned i = 1; i < GOLDI_GRANULE; i++)
+    for (unsigned i = 1; i < GRAN_SLOTS; i++)
         atomic_store_explicit(&w[i], 0, memory_order_relaxed);
     atomic_store_explicit(&w[0], 0, memory_order_release);   /* not inline: the owner's fast path backs off */
     if (f.mw)
@@ -686,7 +703,7 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
         inl_store(w, &f);
         return;
     }
-    for (unsigned i = 1; i < GOLDI_GRANULE; i++)
+    for (unsigned i = 1; i < GRAN_SLOTS; i++)
         atomic_store_explicit(&w[i], 0, memory_order_relaxed);
     atomic_store_explicit(&w[0], 0, memory_order_release);
 }
@@ -703,7 +720,7 @@ static bool inl_registered(void *ctx, uintptr_t addr, uint64_t c) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_acquire);
     if (inl_is(w0))
         return (w0 & GRAN_LOCK) || atomic_load_explicit(&w[4], memory_order_relaxed) == c + 1;
-    for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+    for (unsigned i = 0; i < GRAN_SLOTS; i++)
         if (atomic_load_explicit(&w[i], memory_order_relaxed))
             return true;
     return false;
@@ -724,10 +741,12 @@ static void reset_partial(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo
         return;
     goldi_spinlock_t *lk = goldi_granule_lock(base);
     goldi_spin_lock(lk);
+    gran_ver_begin(w);
     if (inl_is(atomic_load_explicit(&w[0], memory_order_relaxed)))
         inl_clear(g, w, byte_mask(lo, hi));
     else
         gran_clear(g, ts, w, byte_mask(lo, hi));
+    gran_ver_end(w);
     goldi_spin_unlock(lk);
 }
 
@@ -735,10 +754,15 @@ static void reset_partial(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo
  * word, under the granule lock, by goldi_shadow_for_each). */
 static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
     struct gls_reset *r = ctx;
-    (void)addr;
+    unsigned i = (unsigned)(addr & (GOLDI_GRANULE - 1));
+    if (i == GRAN_VER)
+        return;   /* the version stays: it only grows */
+    goldi_shadow_word_t *w0 = w - i;
     uintptr_t v = atomic_load_explicit(w, memory_order_relaxed);
-    if (inl_is(v)) {   /* word 0 of an inline granule (visited first): clears all 8 */
+    gran_ver_begin(w0);
+    if (inl_is(v)) {   /* word 0 of an inline granule (visited first): clears words 0..6 */
         inl_clear(r->g, w, 0xff);
+        gran_ver_end(w0);
         return;
     }
     if (v & GRAN_OVF) {
@@ -750,6 +774,7 @@ static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
         entry_free(r->g, r->ts, (struct gls_entry *)v);
     }
     atomic_store_explicit(w, 0, memory_order_relaxed);
+    gran_ver_end(w0);
 }
 
 static void reset_range(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, size_t n) {
@@ -1383,7 +1408,7 @@ static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
     if (!gls_list_register_granule(x->g->list, x->base, c))
         return;
     f.reg = c + 1;
-    for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+    for (unsigned i = 0; i < GRAN_SLOTS; i++)
         atomic_store_explicit(&w[i], 0, memory_order_relaxed);
     if (ew)
         entry_free(x->g, x->ts, ew);
@@ -1440,8 +1465,25 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
     return id;
 }
 
+static void access_locked(struct gls_engine *g, const struct goldi_event *ev, uintptr_t addr, unsigned size,
+                          goldi_shadow_word_t *w);
+
+/* Under the granule lock (the dispatcher holds it): the granule's version
+ * is odd for the whole of it, so lock-free lookers retry or back off. */
 static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
     struct gls_engine *g = self;
+    uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    goldi_shadow_word_t *w = ev->kind != GOLDI_EV_FREE ? goldi_shadow_word(g->env.plane, base)
+                                                       : goldi_shadow_word_if_present(g->env.plane, base);
+    if (!w)
+        return;
+    gran_ver_begin(w);
+    access_locked(g, ev, addr, size, w);
+    gran_ver_end(w);
+}
+
+static void access_locked(struct gls_engine *g, const struct goldi_event *ev, uintptr_t addr, unsigned size,
+                          goldi_shadow_word_t *w) {
     struct gls_access x;
     switch ((enum goldi_event_kind)ev->kind) {
     case GOLDI_EV_READ: x.write = false; x.atomic = false; break;
@@ -1469,10 +1511,6 @@ static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
      * lifetime ends in on_event right after (1.2), so a record would only be
      * built to be torn down (and freed blocks can be large). */
     bool record = ev->kind != GOLDI_EV_FREE;
-    goldi_shadow_word_t *w = record ? goldi_shadow_word(g->env.plane, x.base)
-                                    : goldi_shadow_word_if_present(g->env.plane, x.base);
-    if (!w)
-        return;
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if (inl_is(w0)) {
         if (inl_owner(w0) == x.t && !x.atomic) {
@@ -1505,11 +1543,61 @@ static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
         flush_races(&x);
 }
 
+#define RELAXED(lv) __atomic_load_n(&(lv), __ATOMIC_RELAXED)
+
+/* A plain access to a granule in the general representation that changes
+ * nothing, seen without the granule lock: t's entry of the access's kind
+ * covers the bytes, is from t's current epoch, has no materialised set and
+ * the alock t would pick now, and nothing the access must be checked
+ * against can be newer than it: for a write, no other entry on the bytes at
+ * all (a write drops them); for a read, no atomic write on them (a plain
+ * write would have dropped t's R, an atomic one does not). That is exactly
+ * update_granule's "kept" case after a check that finds nothing new (the
+ * first origin of the epoch stays, as for inline records). The granule's
+ * version (word 7) brackets the look: any change under the lock meanwhile
+ * sends the access the ordinary way. Entries are type-stable, so a stale
+ * pointer is safe to read. */
+static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
+                      bool write) {
+    uint64_t v1 = atomic_load_explicit(&w[GRAN_VER], memory_order_acquire);
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if ((v1 & 1) || (w0 & (GRAN_INL | GRAN_OVF)))
+        return false;
+    struct gls_entry *mine = NULL;
+    enum gls_kind want = write ? GLS_W : GLS_R;
+    for (unsigned i = 0; i < GRAN_SLOTS; i++) {
+        uintptr_t p = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
+        if (!p)
+            continue;
+        struct gls_entry *e = (struct gls_entry *)p;
+        uint8_t mask = RELAXED(e->mask);
+        if (!(mask & piece))
+            continue;
+        uint8_t kind = RELAXED(e->kind);
+        if (!mine && kind == want && (mask & piece) == piece && RELAXED(e->owner) == thr->tid) {
+            mine = e;
+            continue;
+        }
+        if (write || kind == GLS_AW)
+            return false;
+    }
+    if (!mine || RELAXED(mine->mat) || atomic_load_explicit(&mine->pos, memory_order_relaxed) < ts->epoch_pos)
+        return false;
+    uint64_t aid = RELAXED(mine->alock_id);
+    if (aid || thr->n_held) {
+        struct gls_alock a = alock_pick(aid, thr);
+        if (a.id != aid || (aid && (a.mode != RELAXED(mine->alock_mode) || a.rw != RELAXED(mine->alock_rw))))
+            return false;
+    }
+    atomic_thread_fence(memory_order_acquire);
+    return atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) == v1;
+}
+
 /* The runtime's lock-free shortcut (goldi_sink.on_access_fast): a plain
- * access by the owner of an inline granule, inside that granule. No other
- * thread has state there, so there is nothing to check (owner short-circuit)
- * and the update is the inline one. Anything else returns false and takes
- * the dispatcher's path. */
+ * access by the owner of an inline granule, inside that granule (no other
+ * thread has state there, so there is nothing to check: owner short-circuit,
+ * and the update is the inline one), or an access that changes nothing
+ * (kept_fast). Anything else returns false and takes the dispatcher's path. */
 static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                                uintptr_t pc) {
     struct gls_engine *g = self;
@@ -1521,7 +1609,13 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
     if (!w)
         return false;
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    if (!inl_is(w0) || (w0 & GRAN_LOCK) || inl_owner(w0) != thr->tid)
+    if (!inl_is(w0)) {
+        if (!kept_fast(ts, thr, w, byte_mask(addr, addr + size), write))
+            return false;
+        tstat(ts, GLS_ST_KEPT_FAST, 1);
+        return true;
+    }
+    if ((w0 & GRAN_LOCK) || inl_owner(w0) != thr->tid)
         return false;
     struct goldi_event ev = {
         .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
@@ -1869,10 +1963,14 @@ static void gc_install(struct gls_engine *g) {
             u->mat = gls_mat_new(out, u->out_n);   /* out is sorted: the copy is too */
             u->hash = u->mat->hash;
         }
-        goldi_spinlock_t *lk = goldi_granule_lock(atomic_load_explicit(&e->addr, memory_order_relaxed));
+        uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
+        goldi_spinlock_t *lk = goldi_granule_lock(addr);
         goldi_spin_lock(lk);
         if (atomic_load_explicit(&e->gen, memory_order_acquire) == s->gen &&
             atomic_load_explicit(&e->seq, memory_order_relaxed) == s->seq) {
+            /* gen unchanged: addr is e's granule, whose words exist */
+            goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
+            gran_ver_begin(w);
             if (u->any) {
                 drop_entry_locked(g, e);
                 stat(g, 0, GLS_ST_ANY, 1);
@@ -1885,6 +1983,7 @@ static void gc_install(struct gls_engine *g) {
                 gls_list_place_at(g->list, e, u->stop);
                 stat(g, 0, GLS_ST_MATERIALISED, 1);
             }
+            gran_ver_end(w);
         }
         goldi_spin_unlock(lk);
     }
@@ -1912,6 +2011,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
             continue;
         goldi_spinlock_t *lk = goldi_granule_lock(a);
         goldi_spin_lock(lk);
+        gran_ver_begin(w);
         uintptr_t v = inl_lock(g, w);
         if (v) {
             struct gls_inl f;
@@ -1924,6 +2024,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
                     f.reg = mc + 1;
                 }
                 inl_store(w, &f);
+                gran_ver_end(w);
                 goldi_spin_unlock(lk);
                 continue;
             }
@@ -1946,6 +2047,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
             sc->refs[sc->n_refs].gen = atomic_load_explicit(&es[k]->gen, memory_order_relaxed);
             sc->n_refs++;
         }
+        gran_ver_end(w);
         goldi_spin_unlock(lk);
     }
 }
