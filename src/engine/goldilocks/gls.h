@@ -145,14 +145,26 @@ struct gls_ref {
 };
 GOLDI_INLINE bool gls_ref_is_granule(const struct gls_ref *r) { return (uintptr_t)r->e & GLS_REF_GRANULE; }
 GOLDI_INLINE uintptr_t gls_ref_granule(const struct gls_ref *r) { return (uintptr_t)r->e & ~GLS_REF_GRANULE; }
+/* A chunk's registry is sharded by registering thread, so threads placing
+ * entries in the same chunk do not contend for one lock and array. The
+ * shards of a live chunk are one block (a line each), handed to the slot at
+ * install and recycled at free: type-stable, never unmapped, so a thread
+ * that read the block pointer just before a free still locks valid memory
+ * (and then sees num moved on). */
+#define GLS_REG_SHARDS 8
+struct gls_reg {
+    goldi_spinlock_t lock;       /* guards ref/n_ref/cap_ref */
+    struct gls_ref *ref;         /* entries whose pos is in this chunk (may be stale) */
+    uint32_t n_ref, cap_ref;
+    struct gls_reg *next_free;   /* shard 0 of a recycled block: the list->reg_free link */
+} __attribute__((aligned(64)));
 struct gls_slot {
-    goldi_spinlock_t lock;       /* guards num (writes), closed, ref/n_ref/cap_ref */
+    goldi_spinlock_t lock;       /* guards num (writes); with every shard lock, closed */
     _Atomic uint64_t num;        /* chunk number + 1 held here; 0 = empty */
     _Atomic(struct gls_cell *) cells;
     _Atomic uint32_t n_written;  /* cells published; the chunk is freeable at GLS_CHUNK */
     _Atomic bool closed;         /* GC took the registry: no more registrations */
-    struct gls_ref *ref;         /* entries whose pos is in this chunk (may be stale) */
-    uint32_t n_ref, cap_ref;
+    struct gls_reg *_Atomic reg; /* GLS_REG_SHARDS shards, set before num is published */
 };
 struct gls_list {
     _Atomic uint64_t tail;       /* next cell id to reserve */
@@ -164,6 +176,7 @@ struct gls_list {
     _Atomic uint64_t bytes_live, bytes_peak, chunks_live;   /* cell chunks only */
     _Atomic uint64_t reg_bytes;  /* registry arrays (proportional to entries, not cells) */
     struct gls_cell *stash[4];   /* freed chunks kept for reuse (under stash_lock) */
+    struct gls_reg *reg_free;    /* recycled registry blocks (under stash_lock) */
     unsigned n_stash;
     goldi_spinlock_t stash_lock;
     struct gls_slot ring[GLS_RING];
@@ -186,9 +199,9 @@ uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e, uint64_t want);
 /* Registers e (pos already set) in chunk c's registry if c still takes
  * registrations; false if it is closed or gone. Caller holds e's granule lock. */
 bool gls_list_register(struct gls_list *l, struct gls_entry *e, uint64_t c);
-/* Registers the granule ref of addr in chunk c if c still takes
- * registrations; false if it is closed or gone. */
-bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c);
+/* Registers the granule ref of addr in chunk c (in the shard of thread t)
+ * if c still takes registrations; false if it is closed or gone. */
+bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t);
 /* Same for a chosen pos (GC); pos's chunk must not be closed. */
 void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos);
 /* GC side: closes chunk c (slot s) and takes its registry; caller frees it. */

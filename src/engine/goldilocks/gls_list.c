@@ -47,6 +47,28 @@ static void cells_free(struct gls_list *l, struct gls_cell *c) {
     goldi_free(c);
 }
 
+static struct gls_reg *regs_new(struct gls_list *l) {
+    goldi_spin_lock(&l->stash_lock);
+    struct gls_reg *r = l->reg_free;
+    if (r)
+        l->reg_free = r->next_free;
+    goldi_spin_unlock(&l->stash_lock);
+    if (!r)
+        r = goldi_alloc(sizeof *r * GLS_REG_SHARDS);
+    for (unsigned k = 0; k < GLS_REG_SHARDS; k++) {
+        r[k].ref = NULL;
+        r[k].n_ref = r[k].cap_ref = 0;
+    }
+    return r;
+}
+
+static void regs_free(struct gls_list *l, struct gls_reg *r) {
+    goldi_spin_lock(&l->stash_lock);
+    r->next_free = l->reg_free;
+    l->reg_free = r;
+    goldi_spin_unlock(&l->stash_lock);
+}
+
 struct gls_slot *gls_list_chunk(struct gls_list *l, uint64_t c) {
     struct gls_slot *s = gls_list_peek(l, c);
     if (GOLDI_LIKELY(s))
@@ -73,8 +95,7 @@ struct gls_slot *gls_list_chunk(struct gls_list *l, uint64_t c) {
     atomic_store_explicit(&s->cells, cells_new(l), memory_order_relaxed);
     atomic_store_explicit(&s->n_written, 0, memory_order_relaxed);
     atomic_store_explicit(&s->closed, false, memory_order_relaxed);
-    s->n_ref = s->cap_ref = 0;
-    s->ref = NULL;
+    atomic_store_explicit(&s->reg, regs_new(l), memory_order_relaxed);   /* nobody registers before num */
     atomic_store_explicit(&s->num, c + 1, memory_order_release);
     goldi_spin_unlock(&s->lock);
     atomic_fetch_add_explicit(&l->chunks_live, 1, memory_order_relaxed);
@@ -107,7 +128,7 @@ static bool ref_stale(const struct gls_list *l, const struct gls_ref *r, uint64_
 }
 
 /* Caller holds s->lock. Lazily compacts stale back-pointers before growing. */
-static void ref_push_locked(struct gls_list *l, struct gls_slot *s, uint64_t c, struct gls_entry *e) {
+static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, struct gls_entry *e) {
     if (s->n_ref == s->cap_ref) {
         uint32_t k = 0;
         for (uint32_t i = 0; i < s->n_ref; i++)
@@ -131,19 +152,25 @@ static void ref_push_locked(struct gls_list *l, struct gls_slot *s, uint64_t c, 
     s->n_ref++;
 }
 
-bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c) {
-    struct gls_slot *s = gls_list_chunk(l, c);
-    if (!s)
-        return false;
-    goldi_spin_lock(&s->lock);
-    if (atomic_load_explicit(&s->num, memory_order_relaxed) != c + 1 ||
+/* Pushes a back-pointer into shard t of chunk c's registry unless c is
+ * closed or gone. closed only changes under every shard lock, so the check
+ * and the push are atomic with respect to gls_list_close. */
+static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_tid_t t, struct gls_entry *e) {
+    struct gls_reg *r = &atomic_load_explicit(&s->reg, memory_order_acquire)[t & (GLS_REG_SHARDS - 1)];
+    goldi_spin_lock(&r->lock);
+    if (atomic_load_explicit(&s->num, memory_order_acquire) != c + 1 ||
         atomic_load_explicit(&s->closed, memory_order_relaxed)) {
-        goldi_spin_unlock(&s->lock);
+        goldi_spin_unlock(&r->lock);
         return false;
     }
-    ref_push_locked(l, s, c, (struct gls_entry *)(addr | GLS_REF_GRANULE));
-    goldi_spin_unlock(&s->lock);
+    ref_push_locked(l, r, c, e);
+    goldi_spin_unlock(&r->lock);
     return true;
+}
+
+bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t) {
+    struct gls_slot *s = gls_list_chunk(l, c);
+    return s && reg_push(l, s, c, t, (struct gls_entry *)(addr | GLS_REF_GRANULE));
 }
 
 /* Registers e in chunk c unless c is closed or gone; false => retry. */
@@ -156,14 +183,8 @@ static bool place_in(struct gls_list *l, struct gls_entry *e, uint64_t c) {
          * is not closed yet, the GC's later look at e (under e's granule lock,
          * which our caller holds) sees the pos we are about to store. */
         return !atomic_load_explicit(&s->closed, memory_order_acquire);
-    goldi_spin_lock(&s->lock);
-    if (atomic_load_explicit(&s->num, memory_order_relaxed) != c + 1 ||
-        atomic_load_explicit(&s->closed, memory_order_relaxed)) {
-        goldi_spin_unlock(&s->lock);
+    if (!reg_push(l, s, c, e->owner, e))
         return false;
-    }
-    ref_push_locked(l, s, c, e);
-    goldi_spin_unlock(&s->lock);
     e->reg_chunk = c + 1;
     return true;
 }
@@ -203,14 +224,29 @@ void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos) {
 
 struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t *n) {
     goldi_spin_lock(&s->lock);
+    struct gls_reg *regs = atomic_load_explicit(&s->reg, memory_order_relaxed);
+    for (unsigned k = 0; k < GLS_REG_SHARDS; k++)
+        goldi_spin_lock(&regs[k].lock);
     atomic_store_explicit(&s->closed, true, memory_order_release);
-    struct gls_ref *r = s->ref;
-    *n = s->n_ref;
-    atomic_fetch_sub_explicit(&l->reg_bytes, sizeof *r * s->cap_ref, memory_order_relaxed);
-    s->ref = NULL;
-    s->n_ref = s->cap_ref = 0;
+    uint32_t total = 0;
+    for (unsigned k = 0; k < GLS_REG_SHARDS; k++)
+        total += regs[k].n_ref;
+    struct gls_ref *all = total ? goldi_alloc(sizeof *all * total) : NULL;
+    uint32_t at = 0;
+    for (unsigned k = 0; k < GLS_REG_SHARDS; k++) {
+        struct gls_reg *r = &regs[k];
+        for (uint32_t i = 0; i < r->n_ref; i++)
+            all[at++] = r->ref[i];
+        atomic_fetch_sub_explicit(&l->reg_bytes, sizeof *r->ref * r->cap_ref, memory_order_relaxed);
+        goldi_free(r->ref);
+        r->ref = NULL;
+        r->n_ref = r->cap_ref = 0;
+    }
+    for (unsigned k = GLS_REG_SHARDS; k-- > 0;)
+        goldi_spin_unlock(&regs[k].lock);
     goldi_spin_unlock(&s->lock);
-    return r;
+    *n = total;
+    return all;
 }
 
 void gls_list_free_chunk(struct gls_list *l, struct gls_slot *s, uint64_t c) {
@@ -219,11 +255,10 @@ void gls_list_free_chunk(struct gls_list *l, struct gls_slot *s, uint64_t c) {
     struct gls_cell *cells = atomic_load_explicit(&s->cells, memory_order_relaxed);
     atomic_store_explicit(&s->num, 0, memory_order_release);
     atomic_store_explicit(&s->cells, NULL, memory_order_relaxed);
-    goldi_free(s->ref);   /* registrations refused since close; normally NULL */
-    s->ref = NULL;
-    s->n_ref = s->cap_ref = 0;
-    atomic_store_explicit(&l->oldest, c + 1, memory_order_release);
+    atomic_store_explicit(&l->oldest, c + 1, memory_order_release);   /* (registrations refused since close) */
+    struct gls_reg *regs = atomic_load_explicit(&s->reg, memory_order_relaxed);
     goldi_spin_unlock(&s->lock);
+    regs_free(l, regs);   /* the slot keeps pointing at it until the next install: harmless, see gls_reg */
     cells_free(l, cells);
     atomic_fetch_sub_explicit(&l->chunks_live, 1, memory_order_relaxed);
     bytes_add(l, -(int64_t)CHUNK_BYTES);

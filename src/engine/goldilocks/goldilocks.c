@@ -1358,7 +1358,7 @@ static void inl_create(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pie
         f.pw = f.pr = pos;
         f.reg = (pos >> GLS_CHUNK_BITS) + 1;
         atomic_store_explicit(&w[4], f.reg, memory_order_release);
-        if (gls_list_register_granule(l, x->base, pos >> GLS_CHUNK_BITS))
+        if (gls_list_register_granule(l, x->base, pos >> GLS_CHUNK_BITS, x->t))
             break;
         pos = atomic_load(&l->tail);   /* pos's chunk is being collected: the tail starts the same set */
     }
@@ -1405,7 +1405,7 @@ static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
         f.ar = alock_pack((struct gls_alock){ er->alock_id, er->alock_mode, er->alock_rw });
     }
     uint64_t c = inl_min_pos(&f) >> GLS_CHUNK_BITS;
-    if (!gls_list_register_granule(x->g->list, x->base, c))
+    if (!gls_list_register_granule(x->g->list, x->base, c, x->t))
         return;
     f.reg = c + 1;
     for (unsigned i = 0; i < GRAN_SLOTS; i++)
@@ -2019,7 +2019,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
             uint64_t rc = f.reg - 1, mc = inl_min_pos(&f) >> GLS_CHUNK_BITS;
             if (rc < c0 || rc >= c1 || mc >= c1) {
                 if (rc >= c0 && rc < c1) {   /* ours, and still current: move the ref */
-                    bool ok = gls_list_register_granule(g->list, a, mc);
+                    bool ok = gls_list_register_granule(g->list, a, mc, 0);
                     GOLDI_CHECK(ok);
                     f.reg = mc + 1;
                 }
