@@ -3,7 +3,9 @@
 // pthread_kill to the workers, which meanwhile lock, access shared data,
 // malloc/free and post/wait semaphores. Handlers touch only volatile
 // sig_atomic_t counters of the thread they run on (a global one bumped by
-// handlers on several threads would be a real race) and call
+// handlers on several threads would be a real race; new threads start with
+// the signals blocked and unblock them once their slot is set, or a signal
+// landing before that would bump main's counter: a real race, reported) and call
 // async-signal-safe functions (write, sem_post, getpid). No deadlock
 // (watchdog), no crash, no race report.
 // STRESS-CHECK: signals: ok
@@ -45,10 +47,13 @@ static void on_usr1(int sig, siginfo_t *si, void *uc) {
     errno = saved;
 }
 
+static sigset_t handled;   /* SIGALRM, SIGUSR1 */
+
 static void *worker(void *arg) {
     long id = (long)arg;
     long local = 0;
     slot = (int)id;
+    pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
     for (int i = 0; i < ITERS; i++) {
         pthread_mutex_lock(&mu);
         shared += id;
@@ -71,6 +76,7 @@ static void *killer(void *arg) {
     (void)arg;
     long sent = 0;
     slot = WORKERS + 1;
+    pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
     while (sem_trywait(&killer_stop) != 0) {
         for (int i = 0; i < WORKERS; i++)
             if (pthread_kill(workers[i], SIGUSR1) == 0)
@@ -96,10 +102,15 @@ int main(void) {
     setitimer(ITIMER_REAL, &it, NULL);
 
     double t0 = stress_now();
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGALRM);
+    sigaddset(&handled, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &handled, NULL);   /* inherited by the threads below */
     for (long i = 0; i < WORKERS; i++)
         pthread_create(&workers[i], NULL, worker, (void *)(i + 1));
     pthread_t k;
     pthread_create(&k, NULL, killer, NULL);
+    pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
     for (int i = 0; i < WORKERS; i++)
         pthread_join(workers[i], NULL);
     sem_post(&killer_stop);

@@ -520,28 +520,21 @@ static uintptr_t inl_word0(const struct gls_inl *f) {
     return GRAN_INL | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 | (uintptr_t)f->owner << 32;
 }
 
-/* Writes the fields and releases the lock bit (w[0] last). */
-static void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
-    atomic_store_explicit(&w[1], f->pw, memory_order_relaxed);
-    atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
-    atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
-    atomic_store_explicit(&w[4], f->reg, memory_order_relaxed);
-    atomic_store_explicit(&w[5], f->aw, memory_order_relaxed);
-    atomic_store_explicit(&w[6], f->ar, memory_order_relaxed);
-    atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
-}
-
-/* Same, writing only the words that differ from old (the line is hot). */
-static void inl_store_changed(goldi_shadow_word_t *w, const struct gls_inl *old, const struct gls_inl *f) {
-    if (f->pw != old->pw)
+/* Writes the fields that differ from old (all of them if old is NULL: the
+ * line is hot, unchanged words stay clean) and releases the lock bit by
+ * storing w[0] last. */
+static void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f, const struct gls_inl *old) {
+    if (!old || f->pw != old->pw)
         atomic_store_explicit(&w[1], f->pw, memory_order_relaxed);
-    if (f->pr != old->pr)
+    if (!old || f->pr != old->pr)
         atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
-    if (f->ow != old->ow || f->or != old->or)
+    if (!old || f->ow != old->ow || f->or != old->or)
         atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
-    if (f->aw != old->aw)
+    if (!old || f->reg != old->reg)
+        atomic_store_explicit(&w[4], f->reg, memory_order_relaxed);
+    if (!old || f->aw != old->aw)
         atomic_store_explicit(&w[5], f->aw, memory_order_relaxed);
-    if (f->ar != old->ar)
+    if (!old || f->ar != old->ar)
         atomic_store_explicit(&w[6], f->ar, memory_order_relaxed);
     atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
 }
@@ -647,7 +640,7 @@ static int inl_try(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow
         atomic_store_explicit(&w[0], v, memory_order_release);
         return INL_NO;
     }
-    inl_store_changed(w, &f0, &f);
+    inl_store(w, &f, &f0);
     return INL_DONE;
 }
 
@@ -700,7 +693,7 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
     f.mw &= (uint8_t)~mask;
     f.mr &= (uint8_t)~mask;
     if (f.mw || f.mr) {
-        inl_store(w, &f);
+        inl_store(w, &f, NULL);
         return;
     }
     for (unsigned i = 1; i < GRAN_SLOTS; i++)
@@ -1364,7 +1357,7 @@ static void inl_create(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pie
     }
     if (pos > ts->epoch_pos)
         ts->epoch_pos = pos;
-    inl_store(w, &f);
+    inl_store(w, &f, NULL);
     tstat(ts, GLS_ST_INL_NEW, 1);
 }
 
@@ -1414,7 +1407,7 @@ static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
         entry_free(x->g, x->ts, ew);
     if (er)
         entry_free(x->g, x->ts, er);
-    inl_store(w, &f);
+    inl_store(w, &f, NULL);
     tstat(x->ts, GLS_ST_INL_CONTRACT, 1);
 }
 
@@ -2023,7 +2016,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
                     GOLDI_CHECK(ok);
                     f.reg = mc + 1;
                 }
-                inl_store(w, &f);
+                inl_store(w, &f, NULL);
                 gran_ver_end(w);
                 goldi_spin_unlock(lk);
                 continue;
