@@ -476,9 +476,9 @@ static void alock_set(struct gls_entry *e, struct gls_alock a) {
 /* --- inline records (docs/goldilocks.md "Inline records") -----------------------------------
  * A granule accessed by one thread only (the common case: thread-local data,
  * a band of an array) keeps its history in its own shadow words instead of
- * pool entries: the W and R entries of that owner, each a byte mask, a pos
- * and an origin, and no alock (an optimisation only). Expanding it yields
- * exactly the entries the general representation would hold.
+ * pool entries: the W and R entries of that owner, each a byte mask, a pos,
+ * an origin and the alock held. Expanding it yields exactly the entries the
+ * general representation would hold.
  *   w[0] = GRAN_INL | GRAN_LOCK? | mask_w << 8 | mask_r << 16 | owner << 32
  *   w[1] = pos of W   w[2] = pos of R   w[3] = origin W | origin R << 32
  *   w[4] = chunk + 1 whose registry holds the granule's ref (<= chunk of both pos)
@@ -611,19 +611,24 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
 /* o is the access's origin, or 0 to intern it from ev only if needed. */
 static int inl_try(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
                    bool write, const struct goldi_event *ev, goldi_origin_t o) {
-    uintptr_t v = atomic_load_explicit(&w[0], memory_order_relaxed);
+    uintptr_t v = atomic_load_explicit(&w[0], memory_order_acquire);
     if (!inl_is(v) || (v & GRAN_LOCK) || inl_owner(v) != thr->tid)
         return INL_NO;
     /* Kept: the bytes already carry an entry of this kind from this epoch
      * with this alock (and a write finds no R to supersede). Nothing changes
      * but the origin, and any access of one epoch is as good a witness of a
-     * race as another, so the first one stays and no lock is taken. Only t
-     * writes these fields; a concurrent expansion just orders us first. */
+     * race as another, so the first one stays and no lock is taken. The
+     * fields are read without the bit, so w[0] is read again after them
+     * (seqlock style): an expansion meanwhile changes it for good (only t
+     * could fold the granule back as t's, and t is here), and unchanged it
+     * vouches for the fields, which only t writes while the record stands. */
     uint8_t mine = (uint8_t)(v >> (write ? 8 : 16)), reads = (uint8_t)(v >> 16);
     if ((mine & piece) == piece && (!write || !(reads & piece)) &&
         atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) == ts->epoch_pos) {
         uint64_t old = atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
-        if (old == (thr->n_held ? alock_pack(alock_pick(old & ALOCK_ID_MASK, thr)) : 0)) {
+        atomic_thread_fence(memory_order_acquire);
+        if (old == (thr->n_held ? alock_pack(alock_pick(old & ALOCK_ID_MASK, thr)) : 0) &&
+            atomic_load_explicit(&w[0], memory_order_relaxed) == v) {
             tstat(ts, GLS_ST_KEPT, 1);
             return INL_KEPT;
         }
