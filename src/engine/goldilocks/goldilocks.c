@@ -1514,8 +1514,7 @@ static void access_locked(struct gls_engine *g, const struct goldi_event *ev, ui
         if (inl_owner(w0) == x.t && !x.atomic) {
             if (!record)
                 return;   /* free by the owner: nothing to check against, the reset follows */
-            x.origin = access_origin(x.ts, ev);
-            int r = inl_try(x.ts, x.thr, w, piece, x.write, ev, x.origin);
+            int r = inl_try(x.ts, x.thr, w, piece, x.write, ev, 0);   /* interns the origin only if it stores */
             if (r != INL_NO) {
                 if (r == INL_DONE)
                     tstat(x.ts, GLS_ST_INL_SLOW, 1);
