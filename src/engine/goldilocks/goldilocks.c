@@ -520,22 +520,14 @@ static uintptr_t inl_word0(const struct gls_inl *f) {
     return GRAN_INL | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 | (uintptr_t)f->owner << 32;
 }
 
-/* Writes the fields that differ from old (all of them if old is NULL: the
- * line is hot, unchanged words stay clean) and releases the lock bit by
- * storing w[0] last. */
-static void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f, const struct gls_inl *old) {
-    if (!old || f->pw != old->pw)
-        atomic_store_explicit(&w[1], f->pw, memory_order_relaxed);
-    if (!old || f->pr != old->pr)
-        atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
-    if (!old || f->ow != old->ow || f->or != old->or)
-        atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
-    if (!old || f->reg != old->reg)
-        atomic_store_explicit(&w[4], f->reg, memory_order_relaxed);
-    if (!old || f->aw != old->aw)
-        atomic_store_explicit(&w[5], f->aw, memory_order_relaxed);
-    if (!old || f->ar != old->ar)
-        atomic_store_explicit(&w[6], f->ar, memory_order_relaxed);
+/* Writes every field and releases the lock bit by storing w[0] last. */
+static void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
+    atomic_store_explicit(&w[1], f->pw, memory_order_relaxed);
+    atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
+    atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
+    atomic_store_explicit(&w[4], f->reg, memory_order_relaxed);
+    atomic_store_explicit(&w[5], f->aw, memory_order_relaxed);
+    atomic_store_explicit(&w[6], f->ar, memory_order_relaxed);
     atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
 }
 
@@ -637,15 +629,35 @@ static int inl_try(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow
         o = access_origin(ts, ev);
     if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
         return INL_NO;
-    struct gls_inl f, f0;
-    inl_read(w, v, &f);
-    f0 = f;
-    uint64_t al = thr->n_held ? alock_pack(alock_pick((write ? f.aw : f.ar) & ALOCK_ID_MASK, thr)) : 0;
-    if (!inl_update(&f, piece, write, ts->epoch_pos, o, al)) {
-        atomic_store_explicit(&w[0], v, memory_order_release);
+    /* inl_update on the words of the access's kind only (pos, origin half,
+     * alock): the others stay untouched, and no struct is built and copied
+     * (the copies stalled on store forwarding in the hottest path). */
+    unsigned pi = write ? 1 : 2, ai = write ? 5 : 6, osh = write ? 0 : 32;
+    uint64_t pos = ts->epoch_pos, op = atomic_load_explicit(&w[pi], memory_order_relaxed);
+    uint64_t o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
+    uint64_t oa = atomic_load_explicit(&w[ai], memory_order_relaxed);
+    uint64_t al = thr->n_held ? alock_pack(alock_pick(oa & ALOCK_ID_MASK, thr)) : 0;
+    bool same_o = (goldi_origin_t)(o3 >> osh) == o;
+    if ((mine & ~piece) && (op != pos || !same_o || oa != al)) {
+        atomic_store_explicit(&w[0], v, memory_order_release);   /* not representable */
         return INL_NO;
     }
-    inl_store(w, &f, &f0);
+    if (op != pos)
+        atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
+    if (!same_o)
+        atomic_store_explicit(&w[3], (o3 & ~(UINT64_C(0xffffffff) << osh)) | (uint64_t)o << osh,
+                              memory_order_relaxed);
+    if (oa != al)
+        atomic_store_explicit(&w[ai], al, memory_order_relaxed);
+    uint8_t mw = (uint8_t)(v >> 8), mr = reads;
+    if (write) {
+        mw |= piece;
+        mr &= (uint8_t)~piece;   /* a plain write supersedes every entry on its bytes */
+    } else {
+        mr |= piece;
+    }
+    uintptr_t nv = (v & ~((uintptr_t)0xffff << 8)) | (uintptr_t)mw << 8 | (uintptr_t)mr << 16;
+    atomic_store_explicit(&w[0], nv, memory_order_release);
     return INL_DONE;
 }
 
@@ -698,7 +710,7 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
     f.mw &= (uint8_t)~mask;
     f.mr &= (uint8_t)~mask;
     if (f.mw || f.mr) {
-        inl_store(w, &f, NULL);
+        inl_store(w, &f);
         return;
     }
     for (unsigned i = 1; i < GRAN_SLOTS; i++)
@@ -1302,8 +1314,10 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
             entry_free(x->g, ts, e);
         }
     }
-    /* Same history as an entry on other bytes of the granule: share it. */
-    if (!reuse) {
+    /* Same history as an entry on other bytes of the granule: share it (also
+     * when an entry was freed up for re-use: a granule rewritten piece by
+     * piece by one thread then ends with one entry, and can fold back inline). */
+    {
         uint32_t m;
         struct gls_entry *buf[GOLDI_GRANULE];
         es = gran_entries(w, buf, &m);
@@ -1312,6 +1326,8 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
             if (e->kind == kind && e->owner == x->t && !e->mat && e->origin == x->origin &&
                 atomic_load_explicit(&e->pos, memory_order_relaxed) >= ts->epoch_pos && alock_same(e, al)) {
                 e->mask |= piece;
+                if (reuse)
+                    entry_free(x->g, ts, reuse);
                 tstat(ts, GLS_ST_SHARED, 1);
                 return;
             }
@@ -1362,7 +1378,7 @@ static void inl_create(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pie
     }
     if (pos > ts->epoch_pos)
         ts->epoch_pos = pos;
-    inl_store(w, &f, NULL);
+    inl_store(w, &f);
     tstat(ts, GLS_ST_INL_NEW, 1);
 }
 
@@ -1412,7 +1428,7 @@ static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
         entry_free(x->g, x->ts, ew);
     if (er)
         entry_free(x->g, x->ts, er);
-    inl_store(w, &f, NULL);
+    inl_store(w, &f);
     tstat(x->ts, GLS_ST_INL_CONTRACT, 1);
 }
 
@@ -1676,6 +1692,7 @@ struct gls_snap {
 struct gls_uniq {
     uint32_t rep;               /* a snapshot of the class */
     uint32_t out_off, out_n;    /* evaluated set in sc->out */
+    uint32_t share;             /* class whose set (and mat) this one shares: itself or an equal one */
     uint64_t stop;              /* where the evaluation ended (new pos) */
     bool any;
     struct gls_mat *mat;        /* the evaluated set, made on first install (shared) */
@@ -1693,8 +1710,20 @@ struct gls_gc_scratch {
     uint32_t n_out, cap_out;
     uint32_t *ht;               /* dedup hash table: uniq index + 1, 0 = empty */
     uint32_t cap_ht;
-    uint32_t *ord;              /* classes sorted by pos: bit k of a row is class ord[k] */
+    uint32_t *ord;              /* classes being evaluated (sorted by pos: bit k of a wide row is class ord[k]) */
     uint32_t cap_ord;
+    uint32_t *tmp;              /* the {owner} classes while ord is the wide walk's */
+    uint32_t cap_tmp;
+    uint64_t *key;              /* per class: its pos (sort key) */
+    uint32_t cap_key;
+    goldi_tid_t *own;           /* owners of the {owner} classes (column k of an owned row) */
+    uint32_t cap_own;
+    uint64_t *pairs;            /* owned walk: (threshold, token) of one owner */
+    uint32_t cap_pairs;
+    uint32_t *oix;              /* per {owner} class: index of its owner in own */
+    uint32_t cap_oix;
+    uint32_t *start;            /* owned walk: first class of each owner in tmp (n_own + 1) */
+    uint32_t cap_start;
     uint64_t *rows;             /* wide walk: one row of w words per token (map value = row + 1) */
     uint32_t n_rows, cap_rows;  /* in words */
     uint32_t *cnt;              /* per class: tokens in its evaluated set */
@@ -1808,12 +1837,28 @@ static void gc_dedup(struct gls_gc_scratch *sc) {
     }
 }
 
-/* Step 3: evaluate every class in ONE walk with rows of w = ceil(classes/64)
- * words per token (the 64-bit walk generalised): a cell whose condition token
- * is in no set costs one lookup however many sets are evaluated, so the GC
- * costs O(cells walked) per run and not O(cells x classes / 64). The walk
- * stops at the first unwritten cell (never skips one: the result must be exact
- * up to the new pos). */
+/* Step 3: evaluate every class from its pos up to the tail. Both evaluations
+ * below read the list with one cursor, which stops at the first unwritten
+ * cell (never skips one: the result must be exact up to the new pos). */
+struct gc_cursor {
+    struct gls_list *l;
+    uint64_t id, end;
+    struct gls_cell *cells;      /* chunk of id; NULL: look it up */
+};
+
+static struct gls_cell *gc_cell(struct gc_cursor *c) {
+    if (c->id >= c->end)
+        return NULL;
+    if (!c->cells || (c->id & (GLS_CHUNK - 1)) == 0) {
+        struct gls_slot *sl = gls_list_peek(c->l, c->id >> GLS_CHUNK_BITS);
+        if (!sl)
+            return NULL;
+        c->cells = atomic_load_explicit(&sl->cells, memory_order_acquire);
+    }
+    struct gls_cell *cell = &c->cells[c->id & (GLS_CHUNK - 1)];
+    return atomic_load_explicit(&cell->a, memory_order_acquire) ? cell : NULL;
+}
+
 static uint64_t *row_at(struct gls_gc_scratch *sc, uint64_t r, uint32_t w) { return &sc->rows[(r - 1) * w]; }
 
 static uint64_t row_new(struct gls_gc_scratch *sc, uint32_t w) {
@@ -1833,81 +1878,92 @@ static uint64_t row_get(struct gls_map *m, struct gls_gc_scratch *sc, uint64_t t
     return *slot;
 }
 
-static void gc_eval(struct gls_engine *g, uint64_t c1, uint64_t end) {
+/* The rows a cell reads and writes (*pa NULL: its condition is in no set);
+ * false if the cell changes nothing (an add from a token in no set, a store
+ * between two such tokens). Rows may move when one is added, so both are
+ * looked up after that. */
+static bool gc_cell_rows(struct gls_map *m, struct gls_gc_scratch *sc, struct gls_cell *cell, uint32_t w,
+                         uint64_t **pa, uint64_t **pb) {
+    uint64_t b = cell->b & ~GLS_OP_STORE;
+    uint64_t ra = gls_map_get(m, atomic_load_explicit(&cell->a, memory_order_relaxed));
+    if (!ra && (!(cell->b & GLS_OP_STORE) || !gls_map_get(m, b)))
+        return false;
+    uint64_t rb = row_get(m, sc, b, w);
+    *pa = ra ? row_at(sc, ra, w) : NULL;
+    *pb = row_at(sc, rb, w);
+    return true;
+}
+
+/* Shell sorts (no libc here): idx[0..n) by key[idx] ascending; plain values
+ * ascending; (value, token) pairs by value descending. */
+static void sort_by_key(uint32_t *idx, uint32_t n, const uint64_t *key) {
+    for (uint32_t gap = n / 2; gap; gap = gap == 2 ? 1 : gap * 5 / 11)
+        for (uint32_t i = gap; i < n; i++) {
+            uint32_t v = idx[i], j = i;
+            for (; j >= gap && key[idx[j - gap]] > key[v]; j -= gap)
+                idx[j] = idx[j - gap];
+            idx[j] = v;
+        }
+}
+
+static void sort_u64(uint64_t *a, uint32_t n) {
+    for (uint32_t gap = n / 2; gap; gap = gap == 2 ? 1 : gap * 5 / 11)
+        for (uint32_t i = gap; i < n; i++) {
+            uint64_t v = a[i];
+            uint32_t j = i;
+            for (; j >= gap && a[j - gap] > v; j -= gap)
+                a[j] = a[j - gap];
+            a[j] = v;
+        }
+}
+
+/* (a) Any classes, in ONE walk with rows of w = ceil(classes/64) words per
+ * token (the 64-bit walk generalised): bit k of a token's row says "the token
+ * is in the set of class ord[k]", and each class enters at its pos. Used for
+ * classes with a materialised initial set (few: the entries one GC run moved
+ * share their new pos). Classes ord[0..n); their sets go to sc->out. */
+static void gc_eval_wide(struct gls_engine *g, uint32_t n, uint64_t c1, uint64_t end) {
     struct gls_gc_scratch *sc = g->gc_scratch;
     struct gls_map *m = &g->gc_map;
-    uint32_t n = sc->n_uniq, w = (n + 63) / 64;
-    /* order classes by pos (shell sort) */
-    sc->ord = grow(sc->ord, &sc->cap_ord, n, sizeof *sc->ord);
+    uint32_t w = (n + 63) / 64;
+    sc->key = grow(sc->key, &sc->cap_key, sc->n_uniq, sizeof *sc->key);
     for (uint32_t i = 0; i < n; i++)
-        sc->ord[i] = i;
-#define UPOS(k) (sc->snap[sc->uniq[sc->ord[k]].rep].pos)
-    for (uint32_t gap = n / 2; gap; gap /= 2)
-        for (uint32_t i = gap; i < n; i++)
-            for (uint32_t j = i; j >= gap && UPOS(j - gap) > UPOS(j); j -= gap) {
-                uint32_t t = sc->ord[j];
-                sc->ord[j] = sc->ord[j - gap];
-                sc->ord[j - gap] = t;
-            }
+        sc->key[sc->ord[i]] = sc->snap[sc->uniq[sc->ord[i]].rep].pos;
+    sort_by_key(sc->ord, n, sc->key);
+#define UPOS(k) (sc->key[sc->ord[k]])
     gls_map_clear(m);
     sc->n_rows = 0;
     uint32_t next = 0;
-    uint64_t id = UPOS(0), walked = 0;
-    struct gls_list *l = g->list;
-    for (;;) {
-        while (next < n && UPOS(next) <= id) {
+    uint64_t walked = 0;
+    struct gc_cursor cur = { g->list, UPOS(0), end, NULL };
+    for (;; cur.id++) {
+        for (; next < n && UPOS(next) <= cur.id; next++) {
             const struct gls_snap *s = &sc->snap[sc->uniq[sc->ord[next]].rep];
             uint64_t bit = UINT64_C(1) << (next & 63);
-            if (s->n_tok) {
-                for (uint32_t k = 0; k < s->n_tok; k++)
-                    row_at(sc, row_get(m, sc, sc->toks[s->tok_off + k], w), w)[next / 64] |= bit;
-            } else {
+            for (uint32_t k = 0; k < s->n_tok; k++)
+                row_at(sc, row_get(m, sc, sc->toks[s->tok_off + k], w), w)[next / 64] |= bit;
+            if (!s->n_tok)
                 row_at(sc, row_get(m, sc, gls_tok(GLS_TK_THREAD, s->owner), w), w)[next / 64] |= bit;
-            }
-            next++;
         }
-        if (id >= end)
+        struct gls_cell *cell = gc_cell(&cur);
+        if (!cell)
             break;
-        uint64_t c = id >> GLS_CHUNK_BITS;
-        uint64_t lim = (c + 1) << GLS_CHUNK_BITS;
-        if (lim > end)
-            lim = end;
-        if (next < n && UPOS(next) < lim)
-            lim = UPOS(next);
-        struct gls_slot *sl = gls_list_peek(l, c);
-        if (!sl)
-            break;
-        struct gls_cell *cells = atomic_load_explicit(&sl->cells, memory_order_acquire);
-        for (; id < lim; id++) {
-            struct gls_cell *cell = &cells[id & (GLS_CHUNK - 1)];
-            uint64_t a = atomic_load_explicit(&cell->a, memory_order_acquire);
-            if (!a)
-                goto out;
-            walked++;
-            uint64_t b = cell->b & ~GLS_OP_STORE;
-            uint64_t ra = gls_map_get(m, a);
-            if (cell->b & GLS_OP_STORE) {
-                uint64_t rb = gls_map_get(m, b);
-                if (!ra && !rb)
-                    continue;
-                if (!rb)
-                    rb = row_get(m, sc, b, w);
-                uint64_t *pb = row_at(sc, rb, w);
-                for (uint32_t k = 0; k < w; k++)
-                    pb[k] = ra ? row_at(sc, ra, w)[k] : 0;
-            } else if (ra) {
-                uint64_t rb = row_get(m, sc, b, w);
-                uint64_t *pa = row_at(sc, ra, w), *pb = row_at(sc, rb, w);
-                for (uint32_t k = 0; k < w; k++)
-                    pb[k] |= pa[k];
-            }
+        walked++;
+        uint64_t *pa, *pb;
+        if (!gc_cell_rows(m, sc, cell, w, &pa, &pb))
+            continue;
+        if (cell->b & GLS_OP_STORE) {
+            for (uint32_t k = 0; k < w; k++)
+                pb[k] = pa ? pa[k] : 0;
+        } else {
+            for (uint32_t k = 0; k < w; k++)
+                pb[k] |= pa[k];
         }
     }
-out:
 #undef UPOS
     stat(g, 0, GLS_ST_GC_CELLS, walked);
     /* The collected chunks are fully written, so the walk got past them. */
-    GOLDI_CHECK_OP(id, >=, c1 << GLS_CHUNK_BITS);
+    GOLDI_CHECK_OP(cur.id, >=, c1 << GLS_CHUNK_BITS);
     /* Extract the sets: count per class, then fill sc->out, then sort each. */
     sc->cnt = grow(sc->cnt, &sc->cap_cnt, n, sizeof *sc->cnt);
     goldi_memset(sc->cnt, 0, sizeof *sc->cnt * n);
@@ -1917,34 +1973,194 @@ out:
             for (uint64_t bits = row[k]; bits; bits &= bits - 1)
                 sc->cnt[k * 64 + (uint32_t)__builtin_ctzll(bits)]++;
     }
-    uint32_t total = 0;
+    uint32_t total = sc->n_out;
     for (uint32_t k = 0; k < n; k++) {
         struct gls_uniq *u = &sc->uniq[sc->ord[k]];
         u->out_off = total;
         u->out_n = 0;
-        u->stop = id;
+        u->stop = cur.id;
+        u->share = sc->ord[k];
         total += sc->cnt[k];
     }
     sc->out = grow(sc->out, &sc->cap_out, total, sizeof *sc->out);
+    sc->n_out = total;
     for (uint32_t i = 0; i < m->n; i++) {
         const struct gls_kv *kv = &m->kv[m->used[i]];
         const uint64_t *row = row_at(sc, kv->mask, w);
         for (uint32_t k = 0; k < w; k++)
             for (uint64_t bits = row[k]; bits; bits &= bits - 1) {
                 struct gls_uniq *u = &sc->uniq[sc->ord[k * 64 + (uint32_t)__builtin_ctzll(bits)]];
-                uint64_t *o = &sc->out[u->out_off];
-                uint32_t p = u->out_n++;
-                while (p > 0 && o[p - 1] > kv->key) {   /* sorted insert: sets are small */
-                    o[p] = o[p - 1];
-                    p--;
-                }
-                o[p] = kv->key;
+                sc->out[u->out_off + u->out_n++] = kv->key;
             }
+    }
+    for (uint32_t k = 0; k < n; k++)
+        sort_u64(&sc->out[sc->uniq[sc->ord[k]].out_off], sc->uniq[sc->ord[k]].out_n);
+}
+
+/* (b) Classes whose initial set is {u} (a record that was never collected:
+ * the common case, each with the pos of its owner's epoch, so there are as
+ * many classes as epochs in the collected chunks). For one owner u the sets
+ * {u}@p are nested: {u}@p1 holds {u}@p2 at every later point when p1 <= p2
+ * (see gls_oc), so a token is in the set of exactly the starts p up to some
+ * threshold. One walk computes, per token and per owner, that threshold
+ * V = max { p : token in {u}@p } (+1; 0 = none; GC_INF for u's own token,
+ * which is in every set): a cell (a => b) applied at id reaches the sets
+ * started at p <= id, so V(b) := max(V(b), V(a)) with V(u) read as id + 1;
+ * a store cell b := [a in LS] gives V(b) := V(a). Rows are one word per
+ * owner, not one bit per class, and the set of class (p, u) is { token :
+ * V_u(token) > p }, shared by every class of u with the same count. Classes
+ * sc->ord[0..n), owners sc->own[0..n_own). */
+#define GC_INF UINT64_MAX
+static void gc_eval_owned(struct gls_engine *g, uint32_t n, uint32_t n_own, uint64_t c1, uint64_t end) {
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    struct gls_map *m = &g->gc_map;
+    uint32_t w = n_own;
+    /* classes by (owner index, pos): cnt[class] holds the owner index */
+    sc->key = grow(sc->key, &sc->cap_key, sc->n_uniq, sizeof *sc->key);
+    uint64_t from = GC_INF;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t pos = sc->snap[sc->uniq[sc->ord[i]].rep].pos;
+        sc->key[sc->ord[i]] = pos;
+        if (pos < from)
+            from = pos;
+    }
+    sort_by_key(sc->ord, n, sc->key);
+    /* then by owner, stably (counting sort): owner k's classes are
+     * tmp[start[k] .. start[k+1]) by pos */
+    sc->start = grow(sc->start, &sc->cap_start, n_own + 1, sizeof *sc->start);
+    goldi_memset(sc->start, 0, sizeof *sc->start * (n_own + 1));
+    for (uint32_t i = 0; i < n; i++)
+        sc->start[sc->oix[sc->ord[i]] + 1]++;
+    for (uint32_t k = 0; k < n_own; k++)
+        sc->start[k + 1] += sc->start[k];
+    for (uint32_t i = 0; i < n; i++)
+        sc->tmp[sc->start[sc->oix[sc->ord[i]]]++] = sc->ord[i];
+    for (uint32_t k = n_own; k > 0; k--)
+        sc->start[k] = sc->start[k - 1];
+    sc->start[0] = 0;
+    gls_map_clear(m);
+    sc->n_rows = 0;
+    for (uint32_t k = 0; k < n_own; k++)
+        row_at(sc, row_get(m, sc, gls_tok(GLS_TK_THREAD, sc->own[k]), w), w)[k] = GC_INF;
+    uint64_t walked = 0;
+    struct gc_cursor cur = { g->list, from, end, NULL };
+    for (;; cur.id++) {
+        struct gls_cell *cell = gc_cell(&cur);
+        if (!cell)
+            break;
+        walked++;
+        uint64_t *pa, *pb, here = cur.id + 1;
+        if (!gc_cell_rows(m, sc, cell, w, &pa, &pb))
+            continue;
+        if (cell->b & GLS_OP_STORE) {
+            for (uint32_t k = 0; k < w; k++) {
+                uint64_t v = pa ? pa[k] : 0;
+                pb[k] = v == GC_INF ? here : v;
+            }
+        } else {
+            for (uint32_t k = 0; k < w; k++) {
+                uint64_t v = pa[k] == GC_INF ? here : pa[k];
+                if (v > pb[k])
+                    pb[k] = v;
+            }
+        }
+    }
+    stat(g, 0, GLS_ST_GC_CELLS, walked);
+    GOLDI_CHECK_OP(cur.id, >=, c1 << GLS_CHUNK_BITS);
+    /* Per owner: its (threshold, token) pairs by threshold, highest first;
+     * its classes from the latest pos down take ever longer prefixes. */
+    sc->pairs = grow(sc->pairs, &sc->cap_pairs, 2 * m->n, sizeof *sc->pairs);
+    for (uint32_t k = 0; k < n_own; k++) {
+        uint32_t np = 0;
+        for (uint32_t i = 0; i < m->n; i++) {
+            const struct gls_kv *kv = &m->kv[m->used[i]];
+            uint64_t v = row_at(sc, kv->mask, w)[k];
+            if (!v)
+                continue;
+            uint32_t j = np++;
+            for (; j > 0 && sc->pairs[2 * (j - 1)] < v; j--) {   /* insertion by threshold, descending */
+                sc->pairs[2 * j] = sc->pairs[2 * (j - 1)];
+                sc->pairs[2 * j + 1] = sc->pairs[2 * (j - 1) + 1];
+            }
+            sc->pairs[2 * j] = v;
+            sc->pairs[2 * j + 1] = kv->key;
+        }
+        uint32_t len = 0, rep = UINT32_MAX;
+        for (uint32_t i = sc->start[k + 1]; i-- > sc->start[k];) {
+            uint32_t c = sc->tmp[i];
+            struct gls_uniq *u = &sc->uniq[c];
+            uint64_t pos = sc->key[c];
+            uint32_t l = len;
+            while (l < np && sc->pairs[2 * l] > pos)
+                l++;
+            u->stop = cur.id;
+            if (rep != UINT32_MAX && l == len) {
+                u->share = rep;
+                u->out_off = sc->uniq[rep].out_off;
+                u->out_n = sc->uniq[rep].out_n;
+                continue;
+            }
+            len = l;
+            rep = c;
+            u->share = c;
+            u->out_off = sc->n_out;
+            u->out_n = len;
+            sc->out = grow(sc->out, &sc->cap_out, sc->n_out + len, sizeof *sc->out);
+            for (uint32_t j = 0; j < len; j++)
+                sc->out[sc->n_out + j] = sc->pairs[2 * j + 1];
+            sort_u64(&sc->out[sc->n_out], len);
+            sc->n_out += len;
+        }
+    }
+}
+
+/* Owners beyond which {u}-classes go to the wide walk (when that is no
+ * wider: one bit per class against one word per owner). */
+#define GC_OWNED_MAX 256
+
+static void gc_eval(struct gls_engine *g, uint64_t c1, uint64_t end) {
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    struct gls_map *m = &g->gc_map;
+    uint32_t n = sc->n_uniq, nw = 0, no = 0, n_own = 0;
+    sc->ord = grow(sc->ord, &sc->cap_ord, n, sizeof *sc->ord);
+    sc->tmp = grow(sc->tmp, &sc->cap_tmp, n, sizeof *sc->tmp);
+    gls_map_clear(m);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct gls_snap *s = &sc->snap[sc->uniq[i].rep];
+        if (s->n_tok) {
+            sc->ord[nw++] = i;
+            continue;
+        }
+        sc->tmp[no++] = i;
+        uint64_t *slot = gls_map_slot(m, s->owner + UINT64_C(1));
+        if (!*slot) {
+            *slot = n_own + 1;
+            sc->own = grow(sc->own, &sc->cap_own, n_own + 1, sizeof *sc->own);
+            sc->own[n_own++] = s->owner;
+        }
+        sc->oix = grow(sc->oix, &sc->cap_oix, i + 1, sizeof *sc->oix);
+        sc->oix[i] = (uint32_t)(*gls_map_slot(m, s->owner + UINT64_C(1)) - 1);
+    }
+    bool owned = no && (n_own <= GC_OWNED_MAX || (uint64_t)n_own * 64 <= no);
+    if (!owned) {
+        for (uint32_t i = 0; i < no; i++)
+            sc->ord[nw++] = sc->tmp[i];
+        no = 0;
+    }
+    sc->n_out = 0;
+    if (nw)
+        gc_eval_wide(g, nw, c1, end);
+    if (no) {   /* tmp becomes the owned walk's output order */
+        goldi_memcpy(sc->ord, sc->tmp, sizeof *sc->ord * no);
+        gc_eval_owned(g, no, n_own, c1, end);
     }
     for (uint32_t k = 0; k < n; k++) {
         struct gls_uniq *u = &sc->uniq[k];
-        u->any = set_is_any(g, &sc->out[u->out_off], u->out_n);
+        if (u->share == k)
+            u->any = set_is_any(g, &sc->out[u->out_off], u->out_n);
     }
+    for (uint32_t k = 0; k < n; k++)
+        sc->uniq[k].any = sc->uniq[sc->uniq[k].share].any;
 }
 
 /* Step 4: install the evaluated sets, re-validating each entry under its lock
@@ -1956,6 +2172,7 @@ static void gc_install(struct gls_engine *g) {
         struct gls_uniq *u = &sc->uniq[s->uniq];
         struct gls_entry *e = s->e;
         const uint64_t *out = &sc->out[u->out_off];
+        u = &sc->uniq[u->share];   /* classes with equal sets share one mat */
         if (!u->any && !u->mat) {
             u->mat = gls_mat_new(out, u->out_n);   /* out is sorted: the copy is too */
             u->hash = u->mat->hash;
@@ -2020,7 +2237,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
                     GOLDI_CHECK(ok);
                     f.reg = mc + 1;
                 }
-                inl_store(w, &f, NULL);
+                inl_store(w, &f);
                 gran_ver_end(w);
                 goldi_spin_unlock(lk);
                 continue;
