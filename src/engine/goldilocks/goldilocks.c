@@ -99,8 +99,13 @@ struct gls_mc {
     uint64_t pos;
 };
 
-/* Entries a thread keeps for itself before it returns some to the pool. */
+/* Entries in a full magazine (a thread keeps two before it returns one to
+ * the pool), and a list of free entries. */
 #define GLS_LOCAL_FREE 256
+struct gls_mag {
+    struct gls_entry *head, *tail;
+    uint32_t n;
+};
 
 /* Per-thread origin cache (see access_origin): origins are keyed by the
  * access's pc, kind, size, the whole shadow stack and the held locks. The
@@ -131,8 +136,7 @@ struct gls_thr {
     uint64_t epoch_pos;
     struct gls_map map;               /* walk scratch */
     struct gls_tscratch *sc;          /* access scratch (kept off the user's stack) */
-    struct gls_entry *free;           /* local entry free list (no pool lock on the common path) */
-    uint32_t n_free;
+    struct gls_mag cur, spare;        /* free entries: no pool lock on the common path (entry_new) */
     struct gls_thr *next, *prev;      /* g->thrs, for stats */
     _Atomic uint64_t st[24];          /* hot counters, single writer (relaxed load+store) */
     struct gls_oc oc[1u << GLS_OC_BITS];
@@ -140,12 +144,15 @@ struct gls_thr {
     struct gls_orc orc[1u << GLS_ORC_BITS];
 };
 
+#define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
 struct gls_engine {
     struct goldi_engine_env env;
     struct gls_list *list;
-    /* entry pool: type-stable slabs, free list */
+    /* entry pool: type-stable slabs, free magazines (a thread's and the pool's) */
     goldi_spinlock_t pool_lock;
-    struct gls_entry *pool_free;
+    struct gls_mag mags[POOL_MAGS];  /* full magazines */
+    uint32_t n_mags;
+    struct gls_mag loose;            /* entries freed by the GC, magazines beyond POOL_MAGS */
     struct gls_entry *slab;
     uint32_t slab_left;
     /* live threads, for ANY compression (2.3 (d)) */
@@ -244,30 +251,97 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
 
 #define SLAB_ENTRIES 256
 
+/* Free entries travel in magazines (Bonwick): a thread allocates from and
+ * frees to its current magazine, keeps one full spare, and exchanges only
+ * full magazines with the pool, in O(1) under pool_lock. When entries are
+ * made on one thread and freed on another (radix: every granule changes
+ * hands each pass), moving them one by one made pool_lock the hottest lock
+ * of the run. */
+static void mag_push(struct gls_mag *m, struct gls_entry *e) {
+    e->next_free = m->head;
+    if (!m->head)
+        m->tail = e;
+    m->head = e;
+    m->n++;
+}
+
+static struct gls_entry *mag_pop(struct gls_mag *m) {
+    struct gls_entry *e = m->head;
+    m->head = e->next_free;
+    if (!m->head)
+        m->tail = NULL;
+    m->n--;
+    return e;
+}
+
+static void pool_put(struct gls_engine *g, struct gls_mag *m) {   /* m becomes empty */
+    goldi_spin_lock(&g->pool_lock);
+    if (g->n_mags < POOL_MAGS) {
+        g->mags[g->n_mags++] = *m;
+    } else {   /* splice onto the loose list */
+        m->tail->next_free = g->loose.head;
+        if (!g->loose.head)
+            g->loose.tail = m->tail;
+        g->loose.head = m->head;
+        g->loose.n += m->n;
+    }
+    goldi_spin_unlock(&g->pool_lock);
+    *m = (struct gls_mag){ 0 };
+}
+
+static struct gls_entry *slab_take(struct gls_engine *g) {   /* caller holds pool_lock */
+    if (!g->slab_left) {
+        g->slab = goldi_alloc(sizeof(struct gls_entry) * SLAB_ENTRIES);
+        g->slab_left = SLAB_ENTRIES;
+    }
+    return &g->slab[--g->slab_left];
+}
+
+/* Refills t's empty current magazine: a full one from the pool, else the
+ * loose list, else the rest of a slab. */
+static void pool_get(struct gls_engine *g, struct gls_thr *ts) {
+    goldi_spin_lock(&g->pool_lock);
+    if (g->n_mags) {
+        ts->cur = g->mags[--g->n_mags];
+    } else if (g->loose.head) {
+        ts->cur = g->loose;
+        g->loose = (struct gls_mag){ 0 };
+    } else {
+        do
+            mag_push(&ts->cur, slab_take(g));
+        while (g->slab_left);
+    }
+    goldi_spin_unlock(&g->pool_lock);
+}
+
 /* ts may be NULL (GC): then the shared pool is used directly. */
 static struct gls_entry *entry_new(struct gls_engine *g, struct gls_thr *ts, enum gls_kind kind, uintptr_t addr) {
-    struct gls_entry *e = ts ? ts->free : NULL;
-    if (e) {
-        ts->free = e->next_free;
-        ts->n_free--;
+    struct gls_entry *e;
+    if (ts) {
+        if (GOLDI_UNLIKELY(!ts->cur.head)) {
+            if (ts->spare.head) {
+                ts->cur = ts->spare;
+                ts->spare = (struct gls_mag){ 0 };
+            } else {
+                pool_get(g, ts);
+            }
+        }
+        e = mag_pop(&ts->cur);
+        tstat(ts, GLS_ST_ENTRIES, 1);   /* per thread: a shared counter would be a contended line */
     } else {
         goldi_spin_lock(&g->pool_lock);
-        e = g->pool_free;
-        if (e) {
-            g->pool_free = e->next_free;
+        if (g->loose.head) {
+            e = mag_pop(&g->loose);
+        } else if (g->n_mags) {
+            e = mag_pop(&g->mags[g->n_mags - 1]);
+            if (!g->mags[g->n_mags - 1].head)
+                g->n_mags--;
         } else {
-            if (!g->slab_left) {
-                g->slab = goldi_alloc(sizeof(struct gls_entry) * SLAB_ENTRIES);
-                g->slab_left = SLAB_ENTRIES;
-            }
-            e = &g->slab[--g->slab_left];
+            e = slab_take(g);
         }
         goldi_spin_unlock(&g->pool_lock);
-    }
-    if (ts)
-        tstat(ts, GLS_ST_ENTRIES, 1);   /* per thread: a shared counter would be a contended line */
-    else
         stat(g, 0, GLS_ST_ENTRIES, 1);
+    }
     e->next_free = NULL;
     e->kind = (uint8_t)kind;
     e->mat = NULL;
@@ -283,20 +357,21 @@ static void entry_free(struct gls_engine *g, struct gls_thr *ts, struct gls_entr
     e->mat = NULL;
     /* After this, registry back-pointers to e are recognisably stale. */
     atomic_fetch_add_explicit(&e->gen, 1, memory_order_release);
-    if (ts)
-        tstat(ts, GLS_ST_ENTRIES, (uint64_t)-1);   /* sums wrap back to the live count */
-    else
+    if (!ts) {
         stat(g, 0, GLS_ST_ENTRIES, (uint64_t)-1);
-    if (ts && ts->n_free < GLS_LOCAL_FREE) {
-        e->next_free = ts->free;
-        ts->free = e;
-        ts->n_free++;
+        goldi_spin_lock(&g->pool_lock);
+        mag_push(&g->loose, e);
+        goldi_spin_unlock(&g->pool_lock);
         return;
     }
-    goldi_spin_lock(&g->pool_lock);
-    e->next_free = g->pool_free;
-    g->pool_free = e;
-    goldi_spin_unlock(&g->pool_lock);
+    tstat(ts, GLS_ST_ENTRIES, (uint64_t)-1);   /* sums wrap back to the live count */
+    if (GOLDI_UNLIKELY(ts->cur.n >= GLS_LOCAL_FREE)) {
+        if (ts->spare.head)
+            pool_put(g, &ts->spare);
+        ts->spare = ts->cur;
+        ts->cur = (struct gls_mag){ 0 };
+    }
+    mag_push(&ts->cur, e);
 }
 
 /* A granule's entries live in words 0..6 of its 8 words in our shadow plane
@@ -2414,15 +2489,10 @@ static void gls_on_thr_free(void *self, struct goldi_thr *thr) {
     for (unsigned k = 0; k < GLS_ST_COUNT; k++)   /* under thr_lock: stats never count twice */
         stat(g, 0, k, atomic_load_explicit(&s->st[k], memory_order_relaxed));
     goldi_spin_unlock(&g->thr_lock);
-    if (s->free) {
-        struct gls_entry *last = s->free;
-        while (last->next_free)
-            last = last->next_free;
-        goldi_spin_lock(&g->pool_lock);
-        last->next_free = g->pool_free;
-        g->pool_free = s->free;
-        goldi_spin_unlock(&g->pool_lock);
-    }
+    if (s->cur.head)
+        pool_put(g, &s->cur);
+    if (s->spare.head)
+        pool_put(g, &s->spare);
     gls_map_destroy(&s->map);
     for (unsigned i = 0; i < GLS_MC_SLOTS; i++)
         gls_mat_free(s->mc[i].set);
