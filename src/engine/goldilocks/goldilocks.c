@@ -249,6 +249,22 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
 
 /* --- entries and granule records ------------------------------------------------------ */
 
+/* A word holding an entry also carries, in the pointer's unused top 16 bits
+ * (entries live below 2^48: slab_take checks), the entry's kind and the low
+ * bits of its owner, both fixed while the entry is in the granule: a
+ * lock-free looker (kept_fast) skips other threads' reads without touching
+ * their lines. */
+#define SLOT_PTR_BITS 48
+#define SLOT_PTR_MASK ((UINT64_C(1) << SLOT_PTR_BITS) - 1)
+#define SLOT_OWNER_BITS 14
+GOLDI_INLINE uintptr_t slot_tag(enum gls_kind kind, goldi_tid_t owner) {
+    return (uintptr_t)kind | (uintptr_t)(owner & ((1u << SLOT_OWNER_BITS) - 1)) << 2;
+}
+GOLDI_INLINE uintptr_t slot_of(const struct gls_entry *e) {
+    return (uintptr_t)e | slot_tag((enum gls_kind)e->kind, e->owner) << SLOT_PTR_BITS;
+}
+GOLDI_INLINE struct gls_entry *slot_entry(uintptr_t v) { return (struct gls_entry *)(v & SLOT_PTR_MASK); }
+
 #define SLAB_ENTRIES 256
 
 /* Free entries travel in magazines (Bonwick): a thread allocates from and
@@ -292,6 +308,7 @@ static void pool_put(struct gls_engine *g, struct gls_mag *m) {   /* m becomes e
 static struct gls_entry *slab_take(struct gls_engine *g) {   /* caller holds pool_lock */
     if (!g->slab_left) {
         g->slab = goldi_alloc(sizeof(struct gls_entry) * SLAB_ENTRIES);
+        GOLDI_CHECK_OP((uintptr_t)(g->slab + SLAB_ENTRIES) >> SLOT_PTR_BITS, ==, 0);   /* slot tags */
         g->slab_left = SLAB_ENTRIES;
     }
     return &g->slab[--g->slab_left];
@@ -411,11 +428,11 @@ static struct gls_entry **gran_entries(goldi_shadow_word_t *w, struct gls_entry 
     }
     uint32_t k = 0;
     if (w0)
-        buf[k++] = (struct gls_entry *)w0;
+        buf[k++] = slot_entry(w0);
     for (unsigned i = 1; i < GRAN_SLOTS; i++) {
         uintptr_t v = atomic_load_explicit(&w[i], memory_order_relaxed);
         if (v)
-            buf[k++] = (struct gls_entry *)v;
+            buf[k++] = slot_entry(v);
     }
     *n = k;
     return buf;
@@ -426,14 +443,14 @@ static void gran_insert(goldi_shadow_word_t *w, struct gls_entry *e) {
     if (!(w0 & GRAN_OVF)) {
         for (unsigned i = 0; i < GRAN_SLOTS; i++)
             if (!atomic_load_explicit(&w[i], memory_order_relaxed)) {
-                atomic_store_explicit(&w[i], (uintptr_t)e, memory_order_relaxed);
+                atomic_store_explicit(&w[i], slot_of(e), memory_order_relaxed);
                 return;
             }
         /* all 7 words taken: move to an overflow array */
         struct gls_ovf *o = goldi_alloc(sizeof *o + sizeof(o->e[0]) * 16);
         o->cap = 16;
         for (unsigned i = 0; i < GRAN_SLOTS; i++) {
-            o->e[o->n++] = (struct gls_entry *)atomic_load_explicit(&w[i], memory_order_relaxed);
+            o->e[o->n++] = slot_entry(atomic_load_explicit(&w[i], memory_order_relaxed));
             atomic_store_explicit(&w[i], 0, memory_order_relaxed);
         }
         o->e[o->n++] = e;
@@ -458,7 +475,7 @@ static void gran_remove(goldi_shadow_word_t *w, struct gls_entry *e) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if (!(w0 & GRAN_OVF)) {
         for (unsigned i = 0; i < GRAN_SLOTS; i++)
-            if (atomic_load_explicit(&w[i], memory_order_relaxed) == (uintptr_t)e) {
+            if (slot_entry(atomic_load_explicit(&w[i], memory_order_relaxed)) == e) {
                 atomic_store_explicit(&w[i], 0, memory_order_relaxed);
                 return;
             }
@@ -856,7 +873,7 @@ static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
             entry_free(r->g, r->ts, o->e[i]);
         goldi_free(o);
     } else {
-        entry_free(r->g, r->ts, (struct gls_entry *)v);
+        entry_free(r->g, r->ts, slot_entry(v));
     }
     atomic_store_explicit(w, 0, memory_order_relaxed);
     gran_ver_end(w0);
@@ -1653,11 +1670,15 @@ static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_sha
         return false;
     struct gls_entry *mine = NULL;
     enum gls_kind want = write ? GLS_W : GLS_R;
+    uintptr_t own = slot_tag(want, thr->tid);
     for (unsigned i = 0; i < GRAN_SLOTS; i++) {
         uintptr_t p = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
         if (!p)
             continue;
-        struct gls_entry *e = (struct gls_entry *)p;
+        uintptr_t tag = p >> SLOT_PTR_BITS;
+        if (!write && tag != own && (tag & 3) != GLS_AW)
+            continue;   /* another thread's entry that a read is not checked against here */
+        struct gls_entry *e = slot_entry(p);
         uint8_t mask = RELAXED(e->mask);
         if (!(mask & piece))
             continue;
