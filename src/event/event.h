@@ -165,6 +165,8 @@ typedef uint32_t goldi_origin_t;
 #define GOLDI_ORIGIN_ATOMIC 0x2
 #define GOLDI_ORIGIN_FREE   0x4
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev);
+/* Is id exactly what goldi_event_origin(ev) returns? (No interning: for caches.) */
+bool goldi_event_origin_is(goldi_origin_t id, const struct goldi_event *ev);
 
 struct goldi_origin_info {
     goldi_tid_t tid;

@@ -160,6 +160,27 @@ static uint32_t origin_flags(const struct goldi_event *ev) {
     }
 }
 
+/* Is id the origin goldi_event_origin(ev) would return? Exact: compares
+ * everything the origin is made of against the interned record. */
+bool goldi_event_origin_is(goldi_origin_t id, const struct goldi_event *ev) {
+    _Atomic(struct rec *) *slot = id ? id_slot(id, false) : NULL;
+    struct rec *r = slot ? atomic_load_explicit(slot, memory_order_acquire) : NULL;
+    const struct goldi_thr *thr = ev->thr;
+    uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
+    uint32_t nf = 1 + (depth < MAX_FRAMES - 1 ? depth : MAX_FRAMES - 1);
+    uint32_t nh = thr->n_held < GOLDI_MAX_HELD ? thr->n_held : GOLDI_MAX_HELD;
+    if (!r || r->tid != thr->tid || r->size != ev->size || r->flags != origin_flags(ev) || r->n_frames != nf ||
+        r->n_held != nh || r->frames[0] != ev->pc)
+        return false;
+    for (uint32_t i = 1; i < nf; i++)
+        if (r->frames[i] != thr->stack[depth - i])
+            return false;
+    for (uint32_t i = 0; i < nh; i++)
+        if (r->frames[nf + i] != thr->held[i].obj->addr || r->modes[i] != thr->held[i].mode)
+            return false;
+    return true;
+}
+
 /* Per-thread one-entry cache: a loop body doing the same access at the same
  * stack with the same locks interns once. */
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {

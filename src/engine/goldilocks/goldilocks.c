@@ -107,23 +107,21 @@ struct gls_mag {
     uint32_t n;
 };
 
-/* Per-thread origin cache (see access_origin): origins are keyed by the
- * access's pc, kind, size, the whole shadow stack and the held locks. The
- * dispatcher's one-entry cache misses whenever a call happened since the last
- * access (the stack version moved even though the stack is the same again),
- * which is every iteration of a loop calling a function. */
-#define GLS_ORC_BITS 8
-#define GLS_ORC_FRAMES 16
-#define GLS_ORC_HELD 4
+/* Per-thread origin cache (see access_origin): origins keyed by a 64-bit
+ * fingerprint of the access's pc, kind, size, whole shadow stack and held
+ * locks, a hit confirmed exactly against the interned origin. Small slots,
+ * so many fit: code under many different locks (one per bucket, per
+ * variable) needs one origin per (pc, lock), and a 256-slot cache holding
+ * the stacks themselves kept evicting itself (multiset: 20 % of the run in
+ * interning). */
+#define GLS_ORC_BITS 11
 struct gls_orc {
+    uint64_t tag;                    /* fingerprint | 1; 0 = empty */
     uintptr_t pc;
-    uint32_t depth, n_held;
-    uint32_t stack_version, held_version;
-    uint8_t kind, held_mode[GLS_ORC_HELD];
-    uint32_t size;
-    goldi_origin_t id;               /* 0 = empty */
-    uintptr_t frames[GLS_ORC_FRAMES];
-    uintptr_t held[GLS_ORC_HELD];
+    uint32_t kind_size;              /* kind << 24 | size */
+    goldi_origin_t id;
+    uint32_t stack_version;          /* thread's versions when it was confirmed: equal */
+    uint32_t held_version;           /* now (with pc, kind, size) => no need to confirm again */
 };
 
 struct gls_tscratch;
@@ -142,6 +140,8 @@ struct gls_thr {
     struct gls_oc oc[1u << GLS_OC_BITS];
     struct gls_mc mc[GLS_MC_SLOTS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
+    uint32_t fp_stack_version, fp_held_version;   /* versions the fingerprints below are of */
+    uint64_t fp_stack, fp_held;       /* fingerprints of the shadow stack and of the held locks */
 };
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -1525,50 +1525,49 @@ static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
 }
 
 /* goldi_event_origin(ev), from the thread's cache when the same access
- * (pc, kind, size) was interned with the same stack and locks. Exact: a hit
- * compares everything the origin is made of (tid is the thread's). */
+ * (pc, kind, size) was interned with the same stack and locks. Exact: a
+ * fingerprint hit is confirmed against the interned origin unless the
+ * thread's stack and locks have not changed since it last was. */
+static uint64_t fp_mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + (h >> 29); }
+
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev) {
     const struct goldi_thr *thr = ev->thr;
-    uint32_t depth = thr->depth;
-    if (depth > GLS_ORC_FRAMES || thr->n_held > GLS_ORC_HELD)
-        return goldi_event_origin(ev);
-    /* the innermost held lock is in the key: code under many different locks
-     * (one per bucket, per object) would otherwise evict itself */
-    uintptr_t lk = thr->n_held ? thr->held[thr->n_held - 1].obj->addr : 0;
-    uint64_t h = (ev->pc ^ ((uint64_t)ev->kind << 56) ^ ((uint64_t)ev->size << 48) ^ (lk * 0xff51afd7ed558ccdull)) *
-                 0x9E3779B97F4A7C15ull;
-    struct gls_orc *c = &ts->orc[h >> (64 - GLS_ORC_BITS)];
-    if (c->id && c->pc == ev->pc && c->kind == ev->kind && c->size == ev->size) {
-        if (c->stack_version == thr->stack_version && c->held_version == thr->held_version &&
-            c->depth == depth)
+    if (ts->fp_stack_version != thr->stack_version || !ts->fp_stack) {
+        uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
+        uint64_t h = fp_mix(1, thr->depth);
+        for (uint32_t i = 0; i < depth; i++)
+            h = fp_mix(h, thr->stack[i]);
+        ts->fp_stack = h | 1;
+        ts->fp_stack_version = thr->stack_version;
+    }
+    if (ts->fp_held_version != thr->held_version || !ts->fp_held) {
+        uint64_t h = fp_mix(2, thr->n_held);
+        for (uint32_t i = 0; i < thr->n_held; i++)
+            h = fp_mix(fp_mix(h, thr->held[i].obj->addr), thr->held[i].mode);
+        ts->fp_held = h | 1;
+        ts->fp_held_version = thr->held_version;
+    }
+    uint32_t ks = (uint32_t)ev->kind << 24 | ev->size;
+    uint64_t tag = fp_mix(fp_mix(fp_mix(ts->fp_stack, ts->fp_held), ev->pc), ks);
+    tag = (tag ^ tag >> 31) | 1;
+    struct gls_orc *c = &ts->orc[tag >> (64 - GLS_ORC_BITS)];
+    if (c->tag == tag) {
+        if (c->stack_version == thr->stack_version && c->held_version == thr->held_version && c->pc == ev->pc &&
+            c->kind_size == ks)
             return c->id;
-        bool same = c->depth == depth && c->n_held == thr->n_held;
-        for (uint32_t i = 0; same && i < depth; i++)
-            same = c->frames[i] == thr->stack[i];
-        for (uint32_t i = 0; same && i < thr->n_held; i++)
-            same = c->held[i] == thr->held[i].obj->addr && c->held_mode[i] == thr->held[i].mode;
-        if (same) {
+        if (goldi_event_origin_is(c->id, ev)) {
             c->stack_version = thr->stack_version;
             c->held_version = thr->held_version;
             return c->id;
         }
     }
-    goldi_origin_t id = goldi_event_origin(ev);
+    c->id = goldi_event_origin(ev);
+    c->tag = tag;
     c->pc = ev->pc;
-    c->kind = ev->kind;
-    c->size = ev->size;
-    c->depth = depth;
-    c->n_held = thr->n_held;
+    c->kind_size = ks;
     c->stack_version = thr->stack_version;
     c->held_version = thr->held_version;
-    for (uint32_t i = 0; i < depth; i++)
-        c->frames[i] = thr->stack[i];
-    for (uint32_t i = 0; i < thr->n_held; i++) {
-        c->held[i] = thr->held[i].obj->addr;
-        c->held_mode[i] = thr->held[i].mode;
-    }
-    c->id = id;
-    return id;
+    return c->id;
 }
 
 static void access_locked(struct gls_engine *g, const struct goldi_event *ev, uintptr_t addr, unsigned size,
