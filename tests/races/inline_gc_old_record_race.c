@@ -16,7 +16,7 @@ ib_flag wrote, done;
 
 static void spin(int k)
 {
-  for (int i = 0; i < 120000; i++) {
+  for (int i = 0; i < 600000; i++) {
     pthread_mutex_lock(&own[k]);
     churn[k]++;
     pthread_mutex_unlock(&own[k]);

@@ -43,7 +43,7 @@ static void *worker(void *arg) {
         for (int k = 0; k < 2; k++)
             for (int i = 0; i < SHARED; i++)       /* read-shared: the kept path after the first sweep */
                 acc += table[(i * 7 + k) % SHARED];
-        for (int k = 0; k < 2000; k++) {           /* cells for the GC */
+        for (int k = 0; k < 8000; k++) {           /* cells for the GC */
             pthread_mutex_lock(&own_mu[id]);
             churn[id]++;
             pthread_mutex_unlock(&own_mu[id]);
@@ -67,7 +67,7 @@ int main(void) {
     for (int t = 0; t < T; t++)
         pthread_join(th[t], NULL);
     for (int t = 0; t < T; t++) {
-        STRESS_CHECK(churn[t] == 2000L * ROUNDS, "churn[%d] = %ld", t, churn[t]);
+        STRESS_CHECK(churn[t] == 8000L * ROUNDS, "churn[%d] = %ld", t, churn[t]);
         for (int i = 0; i < BAND; i++) {
             long want = (long)ROUNDS * i + (long)ROUNDS * (ROUNDS - 1) / 2;
             STRESS_CHECK(band[t][i] == want, "band[%d][%d] = %ld, want %ld", t, i, band[t][i], want);
