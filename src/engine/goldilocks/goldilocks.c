@@ -52,7 +52,8 @@
     X(INL_EXPAND, "inline_expansions")                                \
     X(INL_CONTRACT, "inline_contractions")                            \
     X(ENTRIES, "entries_live")                                        \
-    X(KEPT_FAST, "records_kept_lockfree")
+    X(KEPT_FAST, "records_kept_lockfree")                            \
+    X(INL_FOREIGN, "inline_foreign_updates")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -578,6 +579,14 @@ static void alock_set(struct gls_entry *e, struct gls_alock a) {
  *   w[1] = pos of W   w[2] = pos of R   w[3] = origin W | origin R << 32
  *   w[4] = chunk + 1 whose registry holds the granule's ref (<= chunk of both pos)
  *   w[5], w[6] = alock of W, of R (id | mode << 61 | rw << 62; 0 = none)
+ * A split record (GRAN_SPLIT) has a W of another thread, the one whose access
+ * origin W is (origins carry their thread), and owner is the thread of R; it
+ * is made only by a read of owner that found that W ordered before it
+ * (inl_foreign), so W happens-before every read R records and the owner's
+ * later reads need no check against it: they take the lock-free path, its
+ * writes and everyone else's accesses go through inl_foreign. Producer /
+ * consumer hand-offs (a slot written by one thread, read by another, written
+ * again) stay inline instead of expanding into entries and folding back.
  * The owner updates it without the granule lock (gls_on_access_fast, called
  * by the runtime before any event is built); every writer first takes the
  * lock bit of w[0] with a CAS, so the owner's update, another thread's
@@ -585,9 +594,11 @@ static void alock_set(struct gls_entry *e, struct gls_alock a) {
  * Only the holder of the granule lock changes the representation. */
 #define GRAN_INL ((uintptr_t)2)
 #define GRAN_LOCK ((uintptr_t)4)
+#define GRAN_SPLIT ((uintptr_t)8)
 struct gls_inl {
-    uint8_t mw, mr;              /* bytes with a W / an R of owner */
-    goldi_tid_t owner;
+    uint8_t mw, mr;              /* bytes with a W / an R */
+    goldi_tid_t owner;           /* thread of R (of W when there is no R) */
+    goldi_tid_t wowner;          /* thread of W: owner unless split */
     uint64_t pw, pr;
     goldi_origin_t ow, or;
     uint64_t reg;                /* registry chunk + 1 */
@@ -596,6 +607,14 @@ struct gls_inl {
 
 GOLDI_INLINE bool inl_is(uintptr_t w0) { return w0 & GRAN_INL; }
 GOLDI_INLINE goldi_tid_t inl_owner(uintptr_t w0) { return (goldi_tid_t)(w0 >> 32); }
+
+/* Thread of an interned origin (the W of a split record). */
+static goldi_tid_t origin_tid(goldi_origin_t o) {
+    struct goldi_origin_info info;
+    bool ok = goldi_origin_lookup(o, &info);
+    GOLDI_CHECK(ok);
+    return info.tid;
+}
 
 static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
     f->mw = (uint8_t)(w0 >> 8);
@@ -609,10 +628,14 @@ static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
     f->reg = atomic_load_explicit(&w[4], memory_order_relaxed);
     f->aw = atomic_load_explicit(&w[5], memory_order_relaxed);
     f->ar = atomic_load_explicit(&w[6], memory_order_relaxed);
+    f->wowner = (w0 & GRAN_SPLIT) ? origin_tid(f->ow) : f->owner;
 }
 
 static uintptr_t inl_word0(const struct gls_inl *f) {
-    return GRAN_INL | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 | (uintptr_t)f->owner << 32;
+    bool split = f->mw && f->mr && f->wowner != f->owner;
+    goldi_tid_t owner = f->mr ? f->owner : f->wowner;
+    return GRAN_INL | (split ? GRAN_SPLIT : 0) | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 |
+           (uintptr_t)owner << 32;
 }
 
 /* Writes every field and releases the lock bit by storing w[0] last. */
@@ -699,8 +722,8 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
 static int inl_try(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
                    bool write, const struct goldi_event *ev, goldi_origin_t o) {
     uintptr_t v = atomic_load_explicit(&w[0], memory_order_acquire);
-    if (!inl_is(v) || (v & GRAN_LOCK) || inl_owner(v) != thr->tid)
-        return INL_NO;
+    if (!inl_is(v) || (v & GRAN_LOCK) || inl_owner(v) != thr->tid || (write && (v & GRAN_SPLIT)))
+        return INL_NO;   /* (a split record's W is another thread's: inl_foreign) */
     /* Kept: the bytes already carry an entry of this kind from this epoch
      * with this alock (and a write finds no R to supersede). Nothing changes
      * but the origin, and any access of one epoch is as good a witness of a
@@ -761,10 +784,10 @@ static int inl_try(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow
  * in the registry, and the GC that collects that chunk finds the entry
  * through the granule (gc_granules) and registers or collects it. */
 static void inl_materialise(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
-                            const struct gls_inl *f, enum gls_kind kind, uint8_t mask, uint64_t pos,
+                            goldi_tid_t owner, enum gls_kind kind, uint8_t mask, uint64_t pos,
                             goldi_origin_t origin, uint64_t al) {
     struct gls_entry *e = entry_new(g, ts, kind, base);
-    e->owner = f->owner;
+    e->owner = owner;
     e->origin = origin;
     e->mask = mask;
     alock_set(e, alock_unpack(al));
@@ -785,9 +808,9 @@ static uint64_t inl_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shado
         atomic_store_explicit(&w[i], 0, memory_order_relaxed);
     atomic_store_explicit(&w[0], 0, memory_order_release);   /* not inline: the owner's fast path backs off */
     if (f.mw)
-        inl_materialise(g, ts, w, base, &f, GLS_W, f.mw, f.pw, f.ow, f.aw);
+        inl_materialise(g, ts, w, base, f.wowner, GLS_W, f.mw, f.pw, f.ow, f.aw);
     if (f.mr)
-        inl_materialise(g, ts, w, base, &f, GLS_R, f.mr, f.pr, f.or, f.ar);
+        inl_materialise(g, ts, w, base, f.owner, GLS_R, f.mr, f.pr, f.or, f.ar);
     if (ts)
         tstat(ts, GLS_ST_INL_EXPAND, 1);
     return f.reg;
@@ -1459,7 +1482,7 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
 static void inl_create(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece) {
     struct gls_thr *ts = x->ts;
     struct gls_list *l = x->g->list;
-    struct gls_inl f = { .owner = x->t };
+    struct gls_inl f = { .owner = x->t, .wowner = x->t };
     uint64_t pos = ts->epoch_pos;
     inl_update(&f, piece, x->write, pos, x->origin, alock_pack(alock_pick(0, x->thr)));
     atomic_store_explicit(&w[0], inl_word0(&f) | GRAN_LOCK, memory_order_relaxed);
@@ -1500,7 +1523,7 @@ static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
         else
             return;
     }
-    struct gls_inl f = { .owner = x->t };
+    struct gls_inl f = { .owner = x->t, .wowner = x->t };
     if (ew) {
         f.mw = ew->mask;
         f.pw = atomic_load_explicit(&ew->pos, memory_order_relaxed);
@@ -1525,6 +1548,98 @@ static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
         entry_free(x->g, x->ts, er);
     inl_store(w, &f);
     tstat(x->ts, GLS_ST_INL_CONTRACT, 1);
+}
+
+/* A plain access by t to an inline granule that inl_try did not take (t is
+ * not the owner, or writes to a split record; free too): the record's W and
+ * R are checked like the entries they stand for, and the record is updated
+ * in place when the result is representable: a write by t leaves t's record
+ * (it supersedes every W and R on its bytes, so other bytes must hold no
+ * other thread's W or R); a read by t adds t's R next to a W that is t's, or
+ * another thread's W found ordered before this read (a split record), while
+ * no other thread has an R there. False (nothing checked, nothing changed):
+ * expand and take the general path. Caller holds the granule lock. */
+static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
+    struct gls_thr *ts = x->ts;
+    goldi_tid_t t = x->t;
+    uintptr_t v = inl_lock(x->g, w);
+    if (!v)
+        return false;
+    struct gls_inl f;
+    inl_read(w, v, &f);
+    uint64_t pos = ts->epoch_pos, al = 0;
+    /* The new part's pos: t's epoch start, unless that is in a chunk before
+     * the one holding the granule's ref and that chunk no longer takes
+     * registrations (then the tail starts the same set, as in inl_create). */
+    struct gls_list *l = x->g->list;
+    while (record && (pos >> GLS_CHUNK_BITS) + 1 < f.reg) {
+        if (gls_list_register_granule(l, x->base, pos >> GLS_CHUNK_BITS, t)) {
+            f.reg = (pos >> GLS_CHUNK_BITS) + 1;
+            break;
+        }
+        pos = atomic_load(&l->tail);
+    }
+    if (pos > ts->epoch_pos)
+        ts->epoch_pos = pos;
+    bool ok;
+    if (!record) {
+        ok = true;
+    } else if (x->write) {
+        al = x->thr->n_held ? alock_pack(alock_pick(f.wowner == t ? f.aw & ALOCK_ID_MASK : 0, x->thr)) : 0;
+        ok = (!(f.mw & ~piece) || (f.wowner == t && f.pw == pos && f.ow == x->origin && f.aw == al)) &&
+             (!(f.mr & ~piece) || f.owner == t);
+    } else {
+        al = x->thr->n_held ? alock_pack(alock_pick(f.owner == t ? f.ar & ALOCK_ID_MASK : 0, x->thr)) : 0;
+        ok = (!f.mr || (f.owner == t && (!(f.mr & ~piece) || (f.pr == pos && f.or == x->origin && f.ar == al)))) &&
+             (!f.mw || f.wowner == t || ((f.mw & piece) == f.mw && f.ow && x->origin));
+    }
+    if (!ok) {
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return false;
+    }
+    struct gls_entry ew = { .kind = GLS_W, .owner = f.wowner, .origin = f.ow, .mask = f.mw };
+    struct gls_entry er = { .kind = GLS_R, .owner = f.owner, .origin = f.or, .mask = f.mr };
+    struct gls_entry *es[2];
+    uint32_t n = 0;
+    if (f.mw) {
+        alock_set(&ew, alock_unpack(f.aw));
+        atomic_store_explicit(&ew.pos, f.pw, memory_order_relaxed);
+        es[n++] = &ew;
+    }
+    if (f.mr) {
+        alock_set(&er, alock_unpack(f.ar));
+        atomic_store_explicit(&er.pos, f.pr, memory_order_relaxed);
+        es[n++] = &er;
+    }
+    check_granule(x, piece, es, n);
+    if (!record) {
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return true;
+    }
+    if (!x->write && f.mw && f.wowner != t && x->n_pend) {
+        /* a split record needs its W ordered before the read: a racy read
+         * goes to entries (its race is pending; the general check adds it
+         * again under the same key, so it is reported once) */
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return false;
+    }
+    if (x->write) {
+        f.mw = (uint8_t)(piece | (f.wowner == t && f.pw == pos ? f.mw : 0));
+        f.mr &= (uint8_t)~piece;   /* what is left is t's (checked above) */
+        f.wowner = f.owner = t;
+        f.pw = pos;
+        f.ow = x->origin;
+        f.aw = al;
+    } else {
+        f.mr = (uint8_t)(piece | (f.owner == t && f.pr == pos ? f.mr : 0));
+        f.owner = t;
+        f.pr = pos;
+        f.or = x->origin;
+        f.ar = al;
+    }
+    inl_store(w, &f);
+    tstat(ts, GLS_ST_INL_FOREIGN, 1);
+    return true;
 }
 
 /* goldi_event_origin(ev), from the thread's cache when the same access
@@ -1628,6 +1743,14 @@ static void access_locked(struct gls_engine *g, const struct goldi_event *ev, ui
             if (r != INL_NO) {
                 if (r == INL_DONE)
                     tstat(x.ts, GLS_ST_INL_SLOW, 1);
+                return;
+            }
+        }
+        if (!x.atomic) {
+            x.origin = access_origin(x.ts, ev);
+            if (inl_foreign(&x, w, piece, record)) {
+                if (x.n_pend)
+                    flush_races(&x);
                 return;
             }
         }
