@@ -529,7 +529,7 @@ static int do_event(struct ctx *c, const struct tok *label, const struct tok *to
         th->state = TH_EXITED;
         break;
     case OP_JOIN: {
-        struct tthr *child;
+        struct tthr *child = NULL;   /* set when thread_by_name succeeds (quiets -Wmaybe-uninitialized at -O2) */
         if ((rc = thread_by_name(c, &a[0], &child)))
             return rc;
         if (child == th || child->state == TH_JOINED)
