@@ -24,6 +24,20 @@ TOOL_NAMES = {
     "drd": "DRD",
 }
 ALL_TOOLS = list(TOOL_NAMES)
+
+
+def tool_name(t):
+    """Column label; run.sh also takes goldi-{gcc,clang}-ENGINE for any engine."""
+    if t in TOOL_NAMES:
+        return TOOL_NAMES[t]
+    cc, _, engine = t[len("goldi-"):].partition("-")
+    return "goldi %s %s" % ({"gcc": "GCC", "clang": "Clang"}.get(cc, cc), engine)
+
+
+def tool_order(t):
+    return (ALL_TOOLS.index(t), "") if t in ALL_TOOLS else (len(ALL_TOOLS), t)
+
+
 WORKLOAD_ORDER = ["sharedspot", "localspot", "multiset", "lockfree", "stencil", "lu", "radix", "nbody",
                   "blackscholes", "pipeline", "hashtable", "threadpool"]
 BAD = ("FAILED", "CRASH", "TIMEOUT", "BUDGET", "NOBUILD", "BADSUM")
@@ -180,8 +194,8 @@ def main():
     write_csv(os.path.join(a.out, "latest.csv"), agg, "main")
     write_csv(os.path.join(a.out, "scaling.csv"), agg, "scale")
 
-    tools = [t for t in meta.get("tools", "").split() if t in TOOL_NAMES] or \
-        sorted({k[2] for k in agg}, key=ALL_TOOLS.index)
+    tools = [t for t in meta.get("tools", "").split() if t in TOOL_NAMES or t.startswith("goldi-")] or \
+        sorted({k[2] for k in agg}, key=tool_order)
     others = [t for t in tools if t != "native"]
     wls = sorted({k[1] for k in agg if k[0] == "main"},
                  key=lambda w: WORKLOAD_ORDER.index(w) if w in WORKLOAD_ORDER else 99)
@@ -198,7 +212,7 @@ def main():
     # all-missing column, which would shift every later histogram cluster.
     plotted = [t for t in others if any(g_main(w, t) and g_main(w, t)["slowdown"] for w in wls)]
     with open(os.path.join(a.out, "slowdown.dat"), "w") as f:
-        f.write("workload " + " ".join('"%s"' % TOOL_NAMES[t] for t in plotted) + "\n")
+        f.write("workload " + " ".join('"%s"' % tool_name(t) for t in plotted) + "\n")
         for w in wls:
             vals = []
             for t in plotted:
@@ -254,7 +268,7 @@ def main():
     def slow_table(key, title, expl):
         md.append("## %s\n" % title)
         md.append(expl + "\n")
-        header = ["workload", "native s (size)"] + [TOOL_NAMES[t] for t in others]
+        header = ["workload", "native s (size)"] + [tool_name(t) for t in others]
         body = []
         per_tool = defaultdict(list)
         for w in wls:
@@ -298,7 +312,7 @@ def main():
     def abs_table(title, fn, expl):
         md.append("## %s\n" % title)
         md.append(expl + "\n")
-        header = ["workload"] + [TOOL_NAMES[t] for t in tools]
+        header = ["workload"] + [tool_name(t) for t in tools]
         body = []
         for w in wls:
             r = [w]
@@ -323,7 +337,7 @@ def main():
     if flagged:
         md.append("### Flagged cells\n")
         for w, t, g in flagged:
-            md.append("- %s / %s: %s%s" % (w, TOOL_NAMES[t],
+            md.append("- %s / %s: %s%s" % (w, tool_name(t),
                                             "%d race reports" % g["races"] if g["races"] else "",
                                             (" check=%s %s" % (g["check"], g["note"])) if g["check"] != "ok" else ""))
         md.append("\nStderr of the last run of each cell is in `bench/results/logs/`.\n")
@@ -341,7 +355,7 @@ def main():
         body = []
         for w in [w for w in WORKLOAD_ORDER if any(k[1] == w for k in sc)]:
             for t in tools:
-                r = [w, TOOL_NAMES[t]]
+                r = [w, tool_name(t)]
                 any_cell = False
                 for T in threads:
                     g = next((g for k, g in sc.items() if k[1] == w and k[2] == t and k[4] == T and
@@ -360,7 +374,7 @@ def main():
         md.append("")
 
     md.append("## Geometric-mean slowdown (wall)\n")
-    md.append(md_table(["tool", "geomean slowdown"], [[TOOL_NAMES[t], fmt(gm_wall[t], ".2f") + "×" if gm_wall[t] else "–"]
+    md.append(md_table(["tool", "geomean slowdown"], [[tool_name(t), fmt(gm_wall[t], ".2f") + "×" if gm_wall[t] else "–"]
                                                       for t in others]))
     md.append("")
     md.append("![slowdown per workload and tool](results/slowdown.png)\n")

@@ -34,6 +34,10 @@ SUITE_T0=$EPOCHREALTIME
 
 ALL_WORKLOADS="sharedspot localspot multiset lockfree stencil lu radix nbody blackscholes pipeline hashtable threadpool"
 ALL_TOOLS="native tsan-gcc tsan-clang goldi-gcc-goldilocks goldi-gcc-vc goldi-clang-goldilocks goldi-clang-vc helgrind drd"
+# Any engine can be a column on request: --tools goldi-clang-fasttrack,goldi-gcc-hybrid-short,...
+GOLDI_ENGINES="goldilocks vc fasttrack jrf eraser hybrid-short hybrid-long fastrcd valor"
+goldi_cc_of() { local x=${1#goldi-}; echo "${x%%-*}"; }       # goldi-clang-hybrid-short -> clang
+goldi_engine_of() { local x=${1#goldi-}; echo "${x#*-}"; }    # goldi-clang-hybrid-short -> hybrid-short
 SCALE_WORKLOADS="sharedspot localspot multiset"
 
 quick=0 only="" tools_sel="" scaling=1 out="" runs_opt="" threads_opt=""
@@ -84,7 +88,12 @@ done
 tools=${tools_sel:-$ALL_TOOLS}; tools=${tools//,/ }
 case " $tools " in *" native "*) ;; *) tools="native $tools" ;; esac  # slowdowns need it
 for t in $tools; do
-    case " $ALL_TOOLS " in *" $t "*) ;; *) echo "run.sh: unknown tool '$t' (have: $ALL_TOOLS)" >&2; exit 2 ;; esac
+    case " $ALL_TOOLS " in *" $t "*) continue ;; esac
+    case "$t" in goldi-gcc-*|goldi-clang-*)
+        case " $GOLDI_ENGINES " in *" $(goldi_engine_of "$t") "*) continue ;; esac ;;
+    esac
+    echo "run.sh: unknown tool '$t' (have: $ALL_TOOLS, or goldi-{gcc,clang}-ENGINE for ENGINE in: $GOLDI_ENGINES)" >&2
+    exit 2
 done
 
 log() { printf '[%6.1fs] %s\n' "$(elapsed)" "$*" >&2; }
@@ -115,7 +124,7 @@ if [ -n "$goldi_tools" ] && [ $goldi_ok = 1 ]; then
     # engine; a column whose probe fails is skipped with the reason.
     printf '#include <pthread.h>\n#include <stdio.h>\nstatic int x;\nstatic pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nstatic void *f(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return a; }\nint main(void) { pthread_t t; pthread_create(&t, 0, f, 0); f(0); pthread_join(t, 0); printf("probe %%d\\n", x); return 0; }\n' >"$TMP/probe.c"
     for t in $goldi_tools; do
-        cc_name=${t#goldi-}; cc_name=${cc_name%-*}; engine=${t##*-}
+        cc_name=$(goldi_cc_of "$t"); engine=$(goldi_engine_of "$t")
         if ! GOLDI_CC=$cc_name "$GOLDI_BIN" cc -O2 -g -pthread "$TMP/probe.c" -o "$TMP/probe-$cc_name" >"$TMP/probe.log" 2>&1; then
             note "$t" "goldi cc (GOLDI_CC=$cc_name) cannot build a test program: $(head -c 300 "$TMP/probe.log" | tr '\n\t' '  ')"
             drop_tool "$t"; continue
@@ -233,7 +242,7 @@ run_one() { # phase workload tool div threads rep
     fi
     case $t in
     helgrind|drd) cmd=(valgrind --tool="$t" "$exe"); to=$VG_TIMEOUT ;;
-    goldi-*) env+=(GOLDI_OPTIONS="engine=${t##*-}"); cmd=("$exe") ;;
+    goldi-*) env+=(GOLDI_OPTIONS="engine=$(goldi_engine_of "$t")"); cmd=("$exe") ;;
     *) cmd=("$exe") ;;
     esac
     local load; load=$(cut -d' ' -f1 /proc/loadavg)
