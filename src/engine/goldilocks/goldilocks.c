@@ -1729,6 +1729,7 @@ static void access_locked(struct gls_engine *g, const struct goldi_event *ev, ui
         x.ts->sc = goldi_alloc(sizeof *x.ts->sc);
     x.pend = x.ts->sc->pend;
     x.n_pend = 0;
+    x.origin = 0;
     tstat(x.ts, GLS_ST_ACCESSES, 1);
     uint8_t piece = byte_mask(addr, addr + size);
     /* free is checked as a write of every byte, but not recorded: the
@@ -1760,7 +1761,8 @@ static void access_locked(struct gls_engine *g, const struct goldi_event *ev, ui
     struct gls_entry *buf[GOLDI_GRANULE];
     uint32_t n;
     struct gls_entry **es = gran_entries(w, buf, &n);
-    x.origin = record || n ? access_origin(x.ts, ev) : 0;
+    if (!x.origin && (record || n))   /* (inl_foreign may have interned it already) */
+        x.origin = access_origin(x.ts, ev);
     if (n)
         check_granule(&x, piece, es, n);
     if (record && !n && !x.atomic) {
@@ -2346,6 +2348,7 @@ static void gc_eval(struct gls_engine *g, uint64_t c1, uint64_t end) {
     uint32_t n = sc->n_uniq, nw = 0, no = 0, n_own = 0;
     sc->ord = grow(sc->ord, &sc->cap_ord, n, sizeof *sc->ord);
     sc->tmp = grow(sc->tmp, &sc->cap_tmp, n, sizeof *sc->tmp);
+    sc->oix = grow(sc->oix, &sc->cap_oix, n, sizeof *sc->oix);
     gls_map_clear(m);
     for (uint32_t i = 0; i < n; i++) {
         const struct gls_snap *s = &sc->snap[sc->uniq[i].rep];
@@ -2354,14 +2357,13 @@ static void gc_eval(struct gls_engine *g, uint64_t c1, uint64_t end) {
             continue;
         }
         sc->tmp[no++] = i;
-        uint64_t *slot = gls_map_slot(m, s->owner + UINT64_C(1));
+        uint64_t *slot = gls_map_slot(m, s->owner + UINT64_C(1));   /* owner -> its index + 1 */
         if (!*slot) {
             *slot = n_own + 1;
             sc->own = grow(sc->own, &sc->cap_own, n_own + 1, sizeof *sc->own);
             sc->own[n_own++] = s->owner;
         }
-        sc->oix = grow(sc->oix, &sc->cap_oix, i + 1, sizeof *sc->oix);
-        sc->oix[i] = (uint32_t)(*gls_map_slot(m, s->owner + UINT64_C(1)) - 1);
+        sc->oix[i] = (uint32_t)(*slot - 1);
     }
     bool owned = no && (n_own <= GC_OWNED_MAX || (uint64_t)n_own * 64 <= no);
     if (!owned) {
