@@ -1107,11 +1107,14 @@ static uint64_t walk_back(struct gls_thr *ts, struct gls_list *l, const struct g
         bf |= GLS_BF(a);
         if (gls_tok_kind(a) != GLS_TK_THREAD)
             continue;
-        /* owner token a enters R at cell id: t is after all of a's accesses up to id */
+        /* owner token a enters R at cell id: t is after all of a's accesses up
+         * to id. That settles every job of owner u placed before id, a
+         * materialised one too: its set holds u (it grew from {u}, and thread
+         * tokens are never removed), and the rules are monotone in the set. */
         goldi_tid_t u = (goldi_tid_t)gls_tok_value(a);
         oc_put(ts, u, id);
         for (unsigned j = 0; j < k; j++)
-            if (!jobs[j].n_tok && jobs[j].owner == u && !(settled >> j & 1)) {
+            if (jobs[j].owner == u && !(settled >> j & 1)) {
                 settled |= UINT64_C(1) << j;
                 ok |= UINT64_C(1) << j;
             }
@@ -1294,6 +1297,7 @@ static void check_batch(struct gls_access *x, uint8_t piece, struct gls_entry **
         }
         jobs[j].pos = p;
         jobs[j].owner = batch[i]->owner;
+        GOLDI_DCHECK(!batch[i]->mat || gls_mat_has(batch[i]->mat, gls_tok(GLS_TK_THREAD, batch[i]->owner)));
         jobs[j].n_tok = batch[i]->mat ? batch[i]->mat->n : 0;
         jobs[j].tok = batch[i]->mat ? batch[i]->mat->tok : NULL;
         idx[j] = (uint8_t)i;
@@ -1363,8 +1367,10 @@ static void check_granule(struct gls_access *x, uint8_t piece, struct gls_entry 
             tstat(x->ts, GLS_ST_ALOCK_SC, 1);
             continue;
         }
+        /* A materialised set holds its owner, so walk knowledge about the
+         * owner (oc) settles it too; mc is for sets ordered by other tokens. */
         uint64_t pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
-        if (e->mat ? mc_has(x->ts, e->mat, pos) : oc_has(x->ts, e->owner, pos)) {
+        if (oc_has(x->ts, e->owner, pos) || (e->mat && mc_has(x->ts, e->mat, pos))) {
             tstat(x->ts, GLS_ST_CACHED, 1);           /* an earlier walk of this set found t */
             continue;
         }
