@@ -106,11 +106,15 @@ struct gls_entry {
     uint8_t alock_mode;          /* enum goldi_lock_mode the owner held alock in */
     uint8_t alock_rw;            /* alock is an rwlock */
     uint64_t alock_id;           /* token id (tok[0].id) of a lock the owner held at the access; 0 = none */
-    struct gls_mat *mat;         /* materialised set, or NULL = {owner} */
+    union {
+        struct gls_mat *mat;     /* live: materialised set, or NULL = {owner} */
+        struct gls_entry *next_free;   /* free: pool free list (lock-free readers of a
+                                          stale entry see a non-NULL "mat" and back off) */
+    };
     uint64_t reg_chunk;          /* chunk whose registry holds us (+1; 0 = none) */
     _Atomic uintptr_t addr;      /* the granule (GC takes its lock); set before registration */
-    struct gls_entry *next_free; /* pool free list */
-};
+} __attribute__((aligned(64)));  /* one cache line: a check or kept look touches one line */
+_Static_assert(sizeof(struct gls_entry) == 64, "gls_entry must stay one cache line");
 
 /* seq changes only under the entry's granule lock (readers peek without it):
  * a plain increment, no locked instruction. */

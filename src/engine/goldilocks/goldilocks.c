@@ -312,7 +312,9 @@ static void pool_put(struct gls_engine *g, struct gls_mag *m) {   /* m becomes e
 
 static struct gls_entry *slab_take(struct gls_engine *g) {   /* caller holds pool_lock */
     if (!g->slab_left) {
-        g->slab = goldi_alloc(sizeof(struct gls_entry) * SLAB_ENTRIES);
+        /* goldi_alloc aligns to 16 bytes: round up to a line (never freed) */
+        uintptr_t raw = (uintptr_t)goldi_alloc(sizeof(struct gls_entry) * (SLAB_ENTRIES + 1));
+        g->slab = (struct gls_entry *)((raw + 63) & ~(uintptr_t)63);
         GOLDI_CHECK_OP((uintptr_t)(g->slab + SLAB_ENTRIES) >> SLOT_PTR_BITS, ==, 0);   /* slot tags */
         g->slab_left = SLAB_ENTRIES;
     }
@@ -364,9 +366,8 @@ static struct gls_entry *entry_new(struct gls_engine *g, struct gls_thr *ts, enu
         goldi_spin_unlock(&g->pool_lock);
         stat(g, 0, GLS_ST_ENTRIES, 1);
     }
-    e->next_free = NULL;
     e->kind = (uint8_t)kind;
-    e->mat = NULL;
+    e->mat = NULL;   /* (and next_free) */
     e->alock_id = 0;
     e->reg_chunk = 0;
     atomic_store_explicit(&e->addr, addr, memory_order_relaxed);
