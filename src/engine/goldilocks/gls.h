@@ -212,5 +212,8 @@ void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos);
 struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t *n);
 /* Frees the closed, fully written chunk c (the oldest). */
 void gls_list_free_chunk(struct gls_list *l, struct gls_slot *s, uint64_t c);
+/* Around fork (prepare; parent and child): every lock of the list. */
+void gls_list_fork_lock(struct gls_list *l);
+void gls_list_fork_unlock(struct gls_list *l);
 
 #endif

@@ -263,3 +263,32 @@ void gls_list_free_chunk(struct gls_list *l, struct gls_slot *s, uint64_t c) {
     atomic_fetch_sub_explicit(&l->chunks_live, 1, memory_order_relaxed);
     bytes_add(l, -(int64_t)CHUNK_BYTES);
 }
+
+/* Fork: every slot lock (a chunk install in progress holds one while it
+ * allocates), the registry shards of installed chunks, the stash. Taken
+ * after the granule locks and before the allocator's, as in normal use. */
+void gls_list_fork_lock(struct gls_list *l) {
+    for (unsigned i = 0; i < GLS_RING; i++) {
+        struct gls_slot *s = &l->ring[i];
+        goldi_spin_lock(&s->lock);
+        struct gls_reg *r = atomic_load_explicit(&s->num, memory_order_relaxed)
+                                ? atomic_load_explicit(&s->reg, memory_order_relaxed)
+                                : NULL;
+        for (unsigned k = 0; r && k < GLS_REG_SHARDS; k++)
+            goldi_spin_lock(&r[k].lock);
+    }
+    goldi_spin_lock(&l->stash_lock);
+}
+
+void gls_list_fork_unlock(struct gls_list *l) {
+    goldi_spin_unlock(&l->stash_lock);
+    for (unsigned i = GLS_RING; i-- > 0;) {
+        struct gls_slot *s = &l->ring[i];
+        struct gls_reg *r = atomic_load_explicit(&s->num, memory_order_relaxed)
+                                ? atomic_load_explicit(&s->reg, memory_order_relaxed)
+                                : NULL;
+        for (unsigned k = GLS_REG_SHARDS; r && k-- > 0;)
+            goldi_spin_unlock(&r[k].lock);
+        goldi_spin_unlock(&s->lock);
+    }
+}

@@ -1055,8 +1055,13 @@ out:
  * message published long ago thus walks back only to the producer's latest
  * release before its acquire, instead of forward from the message's pos.
  * Walks back from end over at most `budget` cells; returns the jobs found
- * ordered (the others are racy or were not reached). */
-#define GLS_BACK_BUDGET 4096
+ * ordered (the others are racy or were not reached). check_batch does not
+ * bound it: a walk that has to go deep (the reader synchronised with the
+ * writers through a long chain: a forked child reading its parent's data
+ * after thousands of its own lock operations) leaves knowledge of every
+ * thread it met, the latest cell where each entered R, so the next checks
+ * are cache hits; a bounded walk followed by a forward one verified a single
+ * pos per walk, and a reader of many entries walked the list once per entry. */
 static void oc_put(struct gls_thr *ts, goldi_tid_t owner, uint64_t pos);
 static uint64_t walk_back(struct gls_thr *ts, struct gls_list *l, const struct gls_job *jobs, unsigned n,
                           uint64_t ttok, uint64_t end, uint64_t budget, uint64_t *walked) {
@@ -1306,7 +1311,7 @@ static void check_batch(struct gls_access *x, uint8_t piece, struct gls_entry **
     struct gls_list *l = x->g->list;
     uint64_t end = atomic_load(&l->tail), walked = 0, ttok = gls_tok(GLS_TK_THREAD, x->t);
     uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
-    uint64_t ok = walk_back(x->ts, l, jobs, n, ttok, end, GLS_BACK_BUDGET, &walked);
+    uint64_t ok = walk_back(x->ts, l, jobs, n, ttok, end, UINT64_MAX, &walked);
     tstat(x->ts, GLS_ST_WALKS, 1);
     tstat(x->ts, GLS_ST_CELLS_WALKED, walked);
     /* Forward walk for the jobs left unsettled, and for the racy ones (the
@@ -2660,7 +2665,8 @@ static void gls_on_thr_free(void *self, struct goldi_thr *thr) {
 /* --- ops ------------------------------------------------------------------------------------------ */
 
 /* Fork safety: the GC (which takes granule locks) must not be running, and
- * no thread may hold the entry pool lock (taken under granule locks). */
+ * no thread may hold the entry pool lock or a lock of the update list (both
+ * taken under granule locks; a chunk install also outside them). */
 static struct gls_engine *fork_engine;
 static void gls_fork_gc_lock(void) { goldi_spin_lock(&fork_engine->gc_lock); }
 static void gls_fork_gc_unlock(void) { goldi_spin_unlock(&fork_engine->gc_lock); }
@@ -2670,6 +2676,8 @@ static void gls_fork_gc_child(void) {
 }
 static void gls_fork_pool_lock(void) { goldi_spin_lock(&fork_engine->pool_lock); }
 static void gls_fork_pool_unlock(void) { goldi_spin_unlock(&fork_engine->pool_lock); }
+static void gls_fork_list_lock(void) { gls_list_fork_lock(fork_engine->list); }
+static void gls_fork_list_unlock(void) { gls_list_fork_unlock(fork_engine->list); }
 
 static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *sink) {
     struct gls_engine *g = goldi_alloc(sizeof *g);
@@ -2690,6 +2698,8 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
         goldi_atfork_register(GOLDI_ATFORK_ENGINE, gls_fork_gc_lock, gls_fork_gc_unlock, gls_fork_gc_child);
         goldi_atfork_register(GOLDI_ATFORK_GRANULE + 5, gls_fork_pool_lock, gls_fork_pool_unlock,
                               gls_fork_pool_unlock);
+        goldi_atfork_register(GOLDI_ATFORK_GRANULE + 6, gls_fork_list_lock, gls_fork_list_unlock,
+                              gls_fork_list_unlock);
     }
 }
 
