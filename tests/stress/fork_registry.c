@@ -11,7 +11,6 @@
 #include "stress.h"
 #include <pthread.h>
 #include <stdatomic.h>
-#include <sys/wait.h>
 
 #define CHILDREN 100
 #define SLOTS (1 << 16)   /* 8-byte slots: 512 KiB of fresh granules per sweep */
@@ -75,11 +74,7 @@ int main(void) {
         pthread_mutex_unlock(&mu);
         if (pid == 0)
             _exit(child_main());
-        int status;
-        STRESS_CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
-        STRESS_CHECK(WIFEXITED(status), "child %d died (signal %d)", r,
-                     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-        STRESS_CHECK(WEXITSTATUS(status) == 0, "child %d exit status %d", r, WEXITSTATUS(status));
+        stress_wait_child(pid, r);
         ok++;
     }
     atomic_store(&stop, 1);

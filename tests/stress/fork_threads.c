@@ -9,7 +9,6 @@
 #include "stress.h"
 #include <pthread.h>
 #include <stdatomic.h>
-#include <sys/wait.h>
 
 #define CHILDREN 150
 
@@ -93,11 +92,7 @@ int main(void) {
                 _exit(st);
             exit(st);
         }
-        int status;
-        STRESS_CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
-        STRESS_CHECK(WIFEXITED(status), "child %d died (signal %d)", r,
-                     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-        STRESS_CHECK(WEXITSTATUS(status) == 0, "child %d exit status %d", r, WEXITSTATUS(status));
+        stress_wait_child(pid, r);
         ok++;
     }
     atomic_store(&stop, 1);

@@ -87,4 +87,13 @@ static inline void stress_watchdog(unsigned seconds) {
     alarm(seconds);
 }
 
+/* Waits for child number r (pid) and fails unless it exited with status 0. */
+#include <sys/wait.h>
+static inline void stress_wait_child(pid_t pid, int r) {
+    int status;
+    STRESS_CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
+    STRESS_CHECK(WIFEXITED(status), "child %d died (signal %d)", r, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    STRESS_CHECK(WEXITSTATUS(status) == 0, "child %d exit status %d", r, WEXITSTATUS(status));
+}
+
 #endif
