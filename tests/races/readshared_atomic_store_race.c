@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include "invisible_barrier.h"
 
-#define N 8192
+#define N 32768   /* twice the filter's 2^14 slots (GOLDI_FILTER_BITS in src/rt/rt.h) */
 volatile long x[N];   /* volatile: every read of the loops is a real (instrumented) load */
 ib_flag readers_ready, stored, done3;
 ib_barrier two;

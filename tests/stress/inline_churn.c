@@ -16,7 +16,7 @@
 #define T 4
 #define BAND 4096           /* longs per band */
 #define ROUNDS 60
-#define SHARED 16384        /* longs: more than the runtime's same-epoch filter holds */
+#define SHARED 32768        /* longs: twice the runtime's same-epoch filter (2^14 slots) */
 
 static long band[T][BAND];
 static pthread_mutex_t band_mu[T];
