@@ -1811,6 +1811,14 @@ static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_sha
     struct gls_entry *mine = NULL;
     enum gls_kind want = write ? GLS_W : GLS_R;
     uintptr_t own = slot_tag(want, thr->tid);
+    /* The entries the loop below reads are often cold (a scatter over a big
+     * array): start their misses at once rather than one after another. */
+    for (unsigned i = 0; i < GRAN_SLOTS; i++) {
+        uintptr_t p = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
+        uintptr_t tag = p >> SLOT_PTR_BITS;
+        if (p && (write || tag == own || (tag & 3) == GLS_AW))
+            __builtin_prefetch(slot_entry(p));
+    }
     for (unsigned i = 0; i < GRAN_SLOTS; i++) {
         uintptr_t p = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
         if (!p)
@@ -1859,6 +1867,12 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
         return false;
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if (!inl_is(w0)) {
+        /* A write seldom changes nothing: when kept_fast says no, the
+         * dispatcher takes this granule's lock next, and the miss on its
+         * line overlaps the entries' misses. (Not for reads: most are kept,
+         * and the prefetch for writing would pull the line from other cores.) */
+        if (write)
+            __builtin_prefetch(goldi_granule_lock(addr), 1);
         if (!kept_fast(ts, thr, w, byte_mask(addr, addr + size), write))
             return false;
         tstat(ts, GLS_ST_KEPT_FAST, 1);
