@@ -2015,12 +2015,18 @@ static bool snap_same(const struct gls_gc_scratch *sc, const struct gls_snap *a,
     return true;
 }
 
+#define GC_AHEAD 8   /* entries prefetched ahead of the GC's sweeps */
+
 /* Step 1: snapshot every live entry registered in chunks [c0, c1), one granule lock at a time. */
 static void gc_snapshot(struct gls_engine *g, uint64_t c0, uint64_t c1, const struct gls_ref *refs,
                         uint32_t n_refs) {
     struct gls_gc_scratch *sc = g->gc_scratch;
     sc->n_snap = sc->n_toks = 0;
     for (uint32_t i = 0; i < n_refs; i++) {
+        /* Registered entries are cold (idle ones are touched only by the GC):
+         * start the miss of one a few refs ahead. */
+        if (i + GC_AHEAD < n_refs && !gls_ref_is_granule(&refs[i + GC_AHEAD]))
+            __builtin_prefetch(refs[i + GC_AHEAD].e);
         if (gls_ref_is_granule(&refs[i]))
             continue;   /* gc_granules turned what it needs into entry refs */
         struct gls_entry *e = refs[i].e;
@@ -2418,6 +2424,14 @@ static void gc_eval(struct gls_engine *g, uint64_t c1, uint64_t end) {
 static void gc_install(struct gls_engine *g) {
     struct gls_gc_scratch *sc = g->gc_scratch;
     for (uint32_t i = 0; i < sc->n_snap; i++) {
+        /* two stages: the entry GC_AHEAD ahead, then the granule lock of the
+         * one half as far ahead (whose addr was prefetched by then) */
+        if (i + GC_AHEAD < sc->n_snap)
+            __builtin_prefetch(sc->snap[i + GC_AHEAD].e, 1);
+        if (i + GC_AHEAD / 2 < sc->n_snap) {
+            struct gls_entry *half = sc->snap[i + GC_AHEAD / 2].e;
+            __builtin_prefetch(goldi_granule_lock(atomic_load_explicit(&half->addr, memory_order_relaxed)), 1);
+        }
         struct gls_snap *s = &sc->snap[i];
         struct gls_uniq *u = &sc->uniq[s->uniq];
         struct gls_entry *e = s->e;
