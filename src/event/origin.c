@@ -47,9 +47,10 @@ static uint64_t hash_info(const struct goldi_origin_info *in) {
     return h;
 }
 
-static bool same(const struct rec *r, uint64_t h, const struct goldi_origin_info *in) {
-    if (r->hash != h || r->tid != in->tid || r->size != in->size || r->flags != in->flags ||
-        r->n_frames != in->n_frames || r->n_held != in->n_held)
+/* Does r hold exactly in (already clamped to MAX_FRAMES / GOLDI_MAX_HELD)? */
+static bool same_info(const struct rec *r, const struct goldi_origin_info *in) {
+    if (r->tid != in->tid || r->size != in->size || r->flags != in->flags || r->n_frames != in->n_frames ||
+        r->n_held != in->n_held)
         return false;
     for (uint32_t i = 0; i < in->n_frames; i++)
         if (r->frames[i] != in->frames[i])
@@ -58,6 +59,10 @@ static bool same(const struct rec *r, uint64_t h, const struct goldi_origin_info
         if (r->frames[in->n_frames + i] != in->held_addr[i] || r->modes[i] != in->held_mode[i])
             return false;
     return true;
+}
+
+static bool same(const struct rec *r, uint64_t h, const struct goldi_origin_info *in) {
+    return r->hash == h && same_info(r, in);
 }
 
 static _Atomic(struct rec *) *id_slot(uint32_t id, bool create) {
@@ -160,53 +165,56 @@ static uint32_t origin_flags(const struct goldi_event *ev) {
     }
 }
 
+/* The origin of ev: pc and the shadow stack innermost first, the held
+ * locks, clamped as interned. The caller's buffers hold frames and locks. */
+struct event_info {
+    uintptr_t frames[MAX_FRAMES];
+    uintptr_t held_addr[GOLDI_MAX_HELD];
+    uint8_t held_mode[GOLDI_MAX_HELD];
+    struct goldi_origin_info in;
+};
+
+static void event_info(const struct goldi_event *ev, struct event_info *e) {
+    const struct goldi_thr *thr = ev->thr;
+    uint32_t nf = 0;
+    e->frames[nf++] = ev->pc;
+    uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
+    while (depth > 0 && nf < MAX_FRAMES)
+        e->frames[nf++] = thr->stack[--depth];
+    uint32_t nh = thr->n_held < GOLDI_MAX_HELD ? thr->n_held : GOLDI_MAX_HELD;
+    for (uint32_t i = 0; i < nh; i++) {
+        e->held_addr[i] = thr->held[i].obj->addr;
+        e->held_mode[i] = thr->held[i].mode;
+    }
+    e->in = (struct goldi_origin_info){
+        .tid = thr->tid, .size = ev->size, .flags = origin_flags(ev), .n_frames = nf, .frames = e->frames,
+        .n_held = nh, .held_addr = e->held_addr, .held_mode = e->held_mode,
+    };
+}
+
 /* Is id the origin goldi_event_origin(ev) would return? Exact: compares
  * everything the origin is made of against the interned record. */
 bool goldi_event_origin_is(goldi_origin_t id, const struct goldi_event *ev) {
     _Atomic(struct rec *) *slot = id ? id_slot(id, false) : NULL;
     struct rec *r = slot ? atomic_load_explicit(slot, memory_order_acquire) : NULL;
-    const struct goldi_thr *thr = ev->thr;
-    uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
-    uint32_t nf = 1 + (depth < MAX_FRAMES - 1 ? depth : MAX_FRAMES - 1);
-    uint32_t nh = thr->n_held < GOLDI_MAX_HELD ? thr->n_held : GOLDI_MAX_HELD;
-    if (!r || r->tid != thr->tid || r->size != ev->size || r->flags != origin_flags(ev) || r->n_frames != nf ||
-        r->n_held != nh || r->frames[0] != ev->pc)
+    if (!r)
         return false;
-    for (uint32_t i = 1; i < nf; i++)
-        if (r->frames[i] != thr->stack[depth - i])
-            return false;
-    for (uint32_t i = 0; i < nh; i++)
-        if (r->frames[nf + i] != thr->held[i].obj->addr || r->modes[i] != thr->held[i].mode)
-            return false;
-    return true;
+    struct event_info e;
+    event_info(ev, &e);
+    return same_info(r, &e.in);
 }
 
 /* Per-thread one-entry cache: a loop body doing the same access at the same
  * stack with the same locks interns once. */
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
     struct goldi_thr *thr = ev->thr;
-    uint32_t flags = origin_flags(ev);
-    uint32_t key = (ev->size << 4) ^ flags ^ ((uint32_t)ev->kind << 28);
+    uint32_t key = (ev->size << 4) ^ origin_flags(ev) ^ ((uint32_t)ev->kind << 28);
     if (thr->oc_origin && thr->oc_pc == ev->pc && thr->oc_key == key &&
         thr->oc_stack_version == thr->stack_version && thr->oc_held_version == thr->held_version)
         return thr->oc_origin;
-    uintptr_t frames[MAX_FRAMES];
-    uintptr_t held_addr[GOLDI_MAX_HELD];
-    uint8_t held_mode[GOLDI_MAX_HELD];
-    uint32_t nf = 0;
-    frames[nf++] = ev->pc;
-    uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
-    while (depth > 0 && nf < MAX_FRAMES)
-        frames[nf++] = thr->stack[--depth];
-    for (uint32_t i = 0; i < thr->n_held; i++) {
-        held_addr[i] = thr->held[i].obj->addr;
-        held_mode[i] = thr->held[i].mode;
-    }
-    struct goldi_origin_info in = {
-        .tid = thr->tid, .size = ev->size, .flags = flags, .n_frames = nf, .frames = frames,
-        .n_held = thr->n_held, .held_addr = held_addr, .held_mode = held_mode,
-    };
-    goldi_origin_t id = goldi_origin_intern(&in);
+    struct event_info e;
+    event_info(ev, &e);
+    goldi_origin_t id = goldi_origin_intern(&e.in);
     thr->oc_pc = ev->pc;
     thr->oc_key = key;
     thr->oc_stack_version = thr->stack_version;
