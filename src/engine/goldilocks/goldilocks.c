@@ -1802,6 +1802,13 @@ static void access_locked(struct gls_engine *g, const struct goldi_event *ev, ui
  * version (word 7) brackets the look: any change under the lock meanwhile
  * sends the access the ordinary way. Entries are type-stable, so a stale
  * pointer is safe to read. */
+/* Must kept_fast load the entry behind a slot with this tag? A write is
+ * checked against every entry; a read only against its own R and atomic
+ * writes (a plain W on its bytes would have dropped its R). */
+GOLDI_INLINE bool kept_looks_at(uintptr_t tag, uintptr_t own, bool write) {
+    return write || tag == own || (tag & 3) == GLS_AW;
+}
+
 static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
                       bool write) {
     uint64_t v1 = atomic_load_explicit(&w[GRAN_VER], memory_order_acquire);
@@ -1815,16 +1822,14 @@ static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_sha
      * array): start their misses at once rather than one after another. */
     for (unsigned i = 0; i < GRAN_SLOTS; i++) {
         uintptr_t p = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
-        uintptr_t tag = p >> SLOT_PTR_BITS;
-        if (p && (write || tag == own || (tag & 3) == GLS_AW))
+        if (p && kept_looks_at(p >> SLOT_PTR_BITS, own, write))
             __builtin_prefetch(slot_entry(p));
     }
     for (unsigned i = 0; i < GRAN_SLOTS; i++) {
         uintptr_t p = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
         if (!p)
             continue;
-        uintptr_t tag = p >> SLOT_PTR_BITS;
-        if (!write && tag != own && (tag & 3) != GLS_AW)
+        if (!kept_looks_at(p >> SLOT_PTR_BITS, own, write))
             continue;   /* another thread's entry that a read is not checked against here */
         struct gls_entry *e = slot_entry(p);
         uint8_t mask = RELAXED(e->mask);
@@ -1968,8 +1973,9 @@ struct gls_gc_scratch {
     uint32_t cap_key;
     goldi_tid_t *own;           /* owners of the {owner} classes (column k of an owned row) */
     uint32_t cap_own;
-    uint64_t *pairs;            /* owned walk: (threshold, token) of one owner */
-    uint32_t cap_pairs;
+    uint64_t *pv, *pt;          /* owned walk: threshold and token of one owner's tokens */
+    uint32_t *pi;               /* their indices, by threshold ascending */
+    uint32_t cap_pv, cap_pt, cap_pi;
     uint32_t *oix;              /* per {owner} class: index of its owner in own */
     uint32_t cap_oix;
     uint32_t *start;            /* owned walk: first class of each owner in tmp (n_own + 1) */
@@ -2151,7 +2157,7 @@ static bool gc_cell_rows(struct gls_map *m, struct gls_gc_scratch *sc, struct gl
 }
 
 /* Shell sorts (no libc here): idx[0..n) by key[idx] ascending; plain values
- * ascending; (value, token) pairs by value descending. */
+ * ascending. */
 static void sort_by_key(uint32_t *idx, uint32_t n, const uint64_t *key) {
     for (uint32_t gap = n / 2; gap; gap = gap == 2 ? 1 : gap * 5 / 11)
         for (uint32_t i = gap; i < n; i++) {
@@ -2323,9 +2329,13 @@ static void gc_eval_owned(struct gls_engine *g, uint32_t n, uint32_t n_own, uint
     }
     stat(g, 0, GLS_ST_GC_CELLS, walked);
     GOLDI_CHECK_OP(cur.id, >=, c1 << GLS_CHUNK_BITS);
-    /* Per owner: its (threshold, token) pairs by threshold, highest first;
-     * its classes from the latest pos down take ever longer prefixes. */
-    sc->pairs = grow(sc->pairs, &sc->cap_pairs, 2 * m->n, sizeof *sc->pairs);
+    /* Per owner: its tokens by threshold, highest first (HI(l): the l-th
+     * highest); its classes from the latest pos down take ever longer
+     * prefixes. */
+    sc->pv = grow(sc->pv, &sc->cap_pv, m->n, sizeof *sc->pv);
+    sc->pt = grow(sc->pt, &sc->cap_pt, m->n, sizeof *sc->pt);
+    sc->pi = grow(sc->pi, &sc->cap_pi, m->n, sizeof *sc->pi);
+#define HI(l) sc->pi[np - 1 - (l)]
     for (uint32_t k = 0; k < n_own; k++) {
         uint32_t np = 0;
         for (uint32_t i = 0; i < m->n; i++) {
@@ -2333,21 +2343,19 @@ static void gc_eval_owned(struct gls_engine *g, uint32_t n, uint32_t n_own, uint
             uint64_t v = row_at(sc, kv->mask, w)[k];
             if (!v)
                 continue;
-            uint32_t j = np++;
-            for (; j > 0 && sc->pairs[2 * (j - 1)] < v; j--) {   /* insertion by threshold, descending */
-                sc->pairs[2 * j] = sc->pairs[2 * (j - 1)];
-                sc->pairs[2 * j + 1] = sc->pairs[2 * (j - 1) + 1];
-            }
-            sc->pairs[2 * j] = v;
-            sc->pairs[2 * j + 1] = kv->key;
+            sc->pv[np] = v;
+            sc->pt[np] = kv->key;
+            sc->pi[np] = np;
+            np++;
         }
+        sort_by_key(sc->pi, np, sc->pv);
         uint32_t len = 0, rep = UINT32_MAX;
         for (uint32_t i = sc->start[k + 1]; i-- > sc->start[k];) {
             uint32_t c = sc->tmp[i];
             struct gls_uniq *u = &sc->uniq[c];
             uint64_t pos = sc->key[c];
             uint32_t l = len;
-            while (l < np && sc->pairs[2 * l] > pos)
+            while (l < np && sc->pv[HI(l)] > pos)
                 l++;
             u->stop = cur.id;
             if (rep != UINT32_MAX && l == len) {
@@ -2363,11 +2371,12 @@ static void gc_eval_owned(struct gls_engine *g, uint32_t n, uint32_t n_own, uint
             u->out_n = len;
             sc->out = grow(sc->out, &sc->cap_out, sc->n_out + len, sizeof *sc->out);
             for (uint32_t j = 0; j < len; j++)
-                sc->out[sc->n_out + j] = sc->pairs[2 * j + 1];
+                sc->out[sc->n_out + j] = sc->pt[HI(j)];
             sort_u64(&sc->out[sc->n_out], len);
             sc->n_out += len;
         }
     }
+#undef HI
 }
 
 /* Owners beyond which {u}-classes go to the wide walk (when that is no
