@@ -32,6 +32,7 @@ struct eh_rec {
     uint32_t size;
     goldi_tid_t cur_tid, prev_tid;
     bool cur_write, prev_write, cur_atomic, prev_atomic;
+    uintptr_t prev_pc;    /* pc of the earlier access (its origin's frame 0; 0 if none) */
     char why[160];
 };
 
@@ -68,6 +69,8 @@ static inline void eh_on_race(void *ctx, const struct goldi_race *r) {
         x->prev_write = r->prev_write;
         x->cur_atomic = r->cur_atomic;
         x->prev_atomic = r->prev_atomic;
+        struct goldi_origin_info info;
+        x->prev_pc = goldi_origin_lookup(r->prev, &info) && info.n_frames ? info.frames[0] : 0;
         memcpy(x->why, r->why, sizeof x->why);
     }
     pthread_mutex_unlock(&l->mu);

@@ -385,20 +385,23 @@ CASE(goldilocks_granule_sharing_and_splitting) {
     char *x = var(8), *y = var(8), *z = var(8);
     fork_(1, T0, T1); fork_(2, T0, T2);
     uint64_t ent0 = stat_of("goldilocks.entries_live"), inl0 = stat_of("goldilocks.inline_records");
+    uint64_t pk0 = stat_of("goldilocks.packed_records");
     wr(3, T1, x);                                   /* one thread: an inline record, no entry */
     EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
     EXPECT_EQ(stat_of("goldilocks.inline_records"), inl0 + 1);
-    wrn(4, T1, y, 4); wrn(5, T1, y + 4, 4);         /* other origins (pcs): not inline, two entries */
-    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 2);
+    wrn(4, T1, y, 4); wrn(5, T1, y + 4, 4);         /* other origins (pcs): not inline, two packed cells */
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 1);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
     wrn(4, T1, z, 4); wrn(4, T1, z + 4, 4);         /* same origin and epoch: one inline record */
-    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 2);
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 1);
     EXPECT_EQ(stat_of("goldilocks.inline_records"), inl0 + 3);
     uint64_t sh0 = stat_of("goldilocks.records_shared");
     char *v = var(8);
-    wrn(4, T1, v, 2); wrn(5, T1, v + 2, 2);         /* two entries: bytes 0-1 (pc 4), 2-3 (pc 5) */
-    wrn(4, T1, v + 4, 2);                           /* same history as bytes 0-1: joins that entry */
+    wrn(4, T1, v, 2); wrn(5, T1, v + 2, 2);         /* two cells: bytes 0-1 (pc 4), 2-3 (pc 5) */
+    wrn(4, T1, v + 4, 2);                           /* same history as bytes 0-1: joins that cell */
     EXPECT_EQ(stat_of("goldilocks.records_shared"), sh0 + 1);
-    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 4);
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 2);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
     wrn(6, T2, x + 2, 1);                           /* expands x; splits: races on byte 2 only */
     EXPECT_EQ(gls_log.n, 1);
     if (gls_log.n) {
@@ -411,6 +414,63 @@ CASE(goldilocks_granule_sharing_and_splitting) {
         if (gls_log.r[i].label == 7)
             EXPECT(gls_log.r[i].addr == (uintptr_t)x ? gls_log.r[i].size == 2
                                                      : gls_log.r[i].addr == (uintptr_t)x + 3 && gls_log.r[i].size == 5);
+    end();
+}
+
+/* Packed granules: histories an inline record cannot hold (4-byte halves
+ * with their own origins, a second thread) stay in the granule's words as
+ * up to three cells, with the same verdicts and partners as entries; a
+ * fourth cell moves them to the pool, a granule left to one thread folds
+ * back inline, and the GC moves or expands cells like entries. */
+CASE(goldilocks_packed_granules) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    struct goldi_sync *M = sync_new(GOLDI_SYNC_MUTEX);
+    char *y = var(8), *z = var(8), *p = var(8);
+    fork_(1, T0, T1); fork_(2, T0, T2);
+    uint64_t ent0 = stat_of("goldilocks.entries_live"), pk0 = stat_of("goldilocks.packed_records");
+    uint64_t ex0 = stat_of("goldilocks.packed_expansions"), ct0 = stat_of("goldilocks.packed_contractions");
+    wrn(3, T1, y, 4); wrn(4, T1, y + 4, 4);         /* two origins: two cells */
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 1);
+    rdn(5, T2, y + 4, 4);                           /* races with label 4 only (its own bytes, its pc) */
+    EXPECT_EQ(gls_log.n, 1);
+    if (gls_log.n)
+        EXPECT(gls_log.r[0].addr == (uintptr_t)y + 4 && gls_log.r[0].size == 4 && gls_log.r[0].prev_tid == T1->tid &&
+               gls_log.r[0].prev_pc == 0x1000 + 4);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);   /* three cells, still packed */
+    rdn(6, T0, y, 8);                               /* vs both writes of T1: a fourth cell, entries */
+    EXPECT_EQ(races_at(&gls_log, 6), 2);
+    for (int i = 0; i < gls_log.n; i++)
+        if (gls_log.r[i].label == 6)
+            EXPECT(gls_log.r[i].addr == (uintptr_t)y ? gls_log.r[i].prev_pc == 0x1000 + 3 && gls_log.r[i].size == 4
+                                                     : gls_log.r[i].addr == (uintptr_t)y + 4 &&
+                                                           gls_log.r[i].prev_pc == 0x1000 + 4);
+    EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0 + 1);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 4);
+    int before = gls_log.n;
+    wrn(7, T1, z, 4); wrn(8, T1, z + 4, 4);         /* packed ... */
+    wr(9, T1, z);                                   /* ... one W of T1 again: back inline */
+    EXPECT_EQ(stat_of("goldilocks.packed_contractions"), ct0 + 1);
+    acq(10, T1, M); rel(11, T1, M);
+    acq(12, T2, M); rdn(13, T2, z + 4, 4); rel(14, T2, M);   /* ordered: no race */
+    EXPECT_EQ(gls_log.n, before);
+    /* The GC: p's cells date from before 1.4 M cells of T1; their chunks are collected. */
+    wrn(15, T1, p, 4); wrn(16, T1, p + 4, 4);
+    uint64_t gc0 = stat_of("goldilocks.gc_runs");
+    for (int i = 0; i < 700000; i++) {
+        acq(17, T1, M);
+        rel(18, T1, M);
+    }
+    EXPECT(stat_of("goldilocks.gc_runs") > gc0);
+    acq(19, T2, M); rdn(20, T2, p, 8); rel(21, T2, M);      /* ordered through M: no race */
+    EXPECT_EQ(gls_log.n, before);
+    wrn(22, T0, p + 4, 4);                          /* T0 never synchronised: races with T1 and T2 */
+    EXPECT_EQ(races_at(&gls_log, 22), 2);
+    for (int i = 0; i < gls_log.n; i++)
+        if (gls_log.r[i].label == 22)
+            EXPECT(gls_log.r[i].prev_tid == T1->tid ? gls_log.r[i].prev_write && gls_log.r[i].prev_pc == 0x1000 + 16
+                                                    : gls_log.r[i].prev_tid == T2->tid && !gls_log.r[i].prev_write &&
+                                                          gls_log.r[i].prev_pc == 0x1000 + 20);
     end();
 }
 
@@ -782,6 +842,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_short_circuits);
     RUN(goldilocks_any_compression);
     RUN(goldilocks_granule_sharing_and_splitting);
+    RUN(goldilocks_packed_granules);
     RUN(goldilocks_many_partners_all_reported);
     RUN(goldilocks_epoch_moves_past_own_release);
     RUN(goldilocks_backward_walk);

@@ -166,7 +166,6 @@ struct gls_slot {
     goldi_spinlock_t lock;       /* guards num (writes); with every shard lock, closed */
     _Atomic uint64_t num;        /* chunk number + 1 held here; 0 = empty */
     _Atomic(struct gls_cell *) cells;
-    _Atomic uint32_t n_written;  /* cells published; the chunk is freeable at GLS_CHUNK */
     _Atomic bool closed;         /* GC took the registry: no more registrations */
     struct gls_reg *_Atomic reg; /* GLS_REG_SHARDS shards, set before num is published */
 };
@@ -195,6 +194,12 @@ GOLDI_INLINE struct gls_slot *gls_list_peek(struct gls_list *l, uint64_t c) {
     struct gls_slot *s = &l->ring[c & (GLS_RING - 1)];
     return atomic_load_explicit(&s->num, memory_order_acquire) == c + 1 ? s : NULL;
 }
+/* Are all cells of the installed chunk of slot s written? (Every id of the
+ * chunk must be reserved already, i.e. tail past its end.) A scan rather
+ * than a counter bumped by every append: a shared counter next to num would
+ * put a contended locked add and a cache-line transfer into every append
+ * and every walker's peek. */
+bool gls_list_chunk_written(const struct gls_slot *s);
 /* Sets e->pos to want if want's chunk still takes registrations, else to the
  * current tail, and registers e in that chunk. want must be a pos at which the
  * entry's set equals its set at the tail (engine: no cell of the owner since

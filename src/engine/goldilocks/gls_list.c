@@ -93,7 +93,6 @@ struct gls_slot *gls_list_chunk(struct gls_list *l, uint64_t c) {
         return NULL;
     }
     atomic_store_explicit(&s->cells, cells_new(l), memory_order_relaxed);
-    atomic_store_explicit(&s->n_written, 0, memory_order_relaxed);
     atomic_store_explicit(&s->closed, false, memory_order_relaxed);
     atomic_store_explicit(&s->reg, regs_new(l), memory_order_relaxed);   /* nobody registers before num */
     atomic_store_explicit(&s->num, c + 1, memory_order_release);
@@ -113,8 +112,15 @@ uint64_t gls_list_append(struct gls_list *l, uint64_t a, uint64_t b) {
     struct gls_cell *cell = &atomic_load_explicit(&s->cells, memory_order_relaxed)[id & (GLS_CHUNK - 1)];
     cell->b = b;
     atomic_store_explicit(&cell->a, a, memory_order_release);
-    atomic_fetch_add_explicit(&s->n_written, 1, memory_order_release);
     return id;
+}
+
+bool gls_list_chunk_written(const struct gls_slot *s) {
+    const struct gls_cell *cells = atomic_load_explicit(&s->cells, memory_order_relaxed);
+    for (uint32_t i = 0; i < GLS_CHUNK; i++)
+        if (!atomic_load_explicit(&cells[i].a, memory_order_acquire))
+            return false;
+    return true;
 }
 
 /* A registry back-pointer is stale for good once the entry was freed (gen

@@ -53,7 +53,11 @@
     X(INL_CONTRACT, "inline_contractions")                            \
     X(ENTRIES, "entries_live")                                        \
     X(KEPT_FAST, "records_kept_lockfree")                            \
-    X(INL_FOREIGN, "inline_foreign_updates")
+    X(INL_FOREIGN, "inline_foreign_updates")                          \
+    X(PACK_NEW, "packed_records")                                     \
+    X(PACK_UPDATE, "packed_updates")                                  \
+    X(PACK_EXPAND, "packed_expansions")                               \
+    X(PACK_CONTRACT, "packed_contractions")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -141,7 +145,7 @@ struct gls_thr {
     struct gls_tscratch *sc;          /* access scratch (kept off the user's stack) */
     struct gls_mag cur, spare;        /* free entries: no pool lock on the common path (entry_new) */
     struct gls_thr *next, *prev;      /* g->thrs, for stats */
-    _Atomic uint64_t st[24];          /* hot counters, single writer (relaxed load+store) */
+    _Atomic uint64_t st[32];          /* hot counters, single writer (relaxed load+store) */
     struct gls_oc oc[1u << GLS_OC_BITS];
     struct gls_mc mc[GLS_MC_SLOTS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
@@ -169,6 +173,7 @@ struct gls_engine {
     struct gls_thr *thrs;
     /* GC: one at a time (trylock) */
     goldi_spinlock_t gc_lock;
+    uint64_t gc_written;             /* chunks below are known fully written (under gc_lock) */
     struct gls_map gc_map;
     struct gls_gc_scratch *gc_scratch;
     _Atomic uint64_t cells_peak;
@@ -235,7 +240,7 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     struct gls_thr *s = thr->estate[g->env.index];
     if (GOLDI_LIKELY(s))
         return s;
-    _Static_assert(GLS_ST_COUNT <= 24, "gls_thr.st too small");
+    _Static_assert(GLS_ST_COUNT <= 32, "gls_thr.st too small");
     s = goldi_alloc(sizeof *s);
     gls_map_init(&s->map);
     /* No cell of the thread exists yet: any start up to the tail is its epoch. */
@@ -838,6 +843,161 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
     atomic_store_explicit(&w[0], 0, memory_order_release);
 }
 
+/* --- packed granules (docs/goldilocks.md "Packed granules") -----------------------------------
+ * A granule whose history an inline record cannot hold (bytes of one kind
+ * with different pos or origins: an array of 4-byte elements rewritten one
+ * element at a time; a second reader; another thread's write of part of it)
+ * but which still is at most three plain W/R entries, each with small
+ * enough fields, keeps those entries in its shadow words instead of the pool:
+ *   w[0]      = PACK | BUSY? | n << 4 | (registry chunk + 1) << 8
+ *   w[1 + 2i] = pos | owner << 48
+ *   w[2 + 2i] = origin | mask << 32 | kind << 40 | alock id << 42 | mode << 62 | rw << 63
+ * The cells are exactly the entries the general representation would hold
+ * (every check and update is the general rule, run on them as temporary
+ * entries), without a pool entry (a cache line each), registrations or
+ * frees: the shadow line holds it all. Only the holder of the granule lock
+ * reads or writes a packed granule (no lock-free path; kept_fast and the
+ * owner's path back off). The granule is registered like an inline record,
+ * in a chunk no later than its oldest pos; BUSY (while an access under the
+ * lock may re-register it) tells registry compaction to keep its refs. */
+#define GRAN_PACK ((uintptr_t)8)
+#define GRAN_BUSY ((uintptr_t)4)
+#define PACK_CELLS 3
+#define PACK_POS_BITS 48
+#define PACK_OWNER_LIMIT (UINT32_C(1) << 16)
+#define PACK_ALOCK_BITS 20
+
+GOLDI_INLINE bool pack_is(uintptr_t w0) { return (w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK)) == GRAN_PACK; }
+GOLDI_INLINE uint64_t pack_reg(uintptr_t w0) { return w0 >> 8; }
+
+/* Can e be a cell? (plain, no materialised set, fields in range) */
+static bool pack_fits(const struct gls_entry *e) {
+    return !e->mat && (e->kind == GLS_W || e->kind == GLS_R) && e->owner < PACK_OWNER_LIMIT &&
+           atomic_load_explicit(&e->pos, memory_order_relaxed) < (UINT64_C(1) << PACK_POS_BITS) &&
+           e->alock_id < (UINT64_C(1) << PACK_ALOCK_BITS);
+}
+
+/* The cells as temporary entries c[0..n) (not in the pool, never registered). */
+static uint32_t pack_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_entry *c) {
+    uint32_t n = (uint32_t)(w0 >> 4) & 3;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
+        uint64_t b = atomic_load_explicit(&w[2 + 2 * i], memory_order_relaxed);
+        struct gls_entry *e = &c[i];
+        atomic_store_explicit(&e->pos, a & ((UINT64_C(1) << PACK_POS_BITS) - 1), memory_order_relaxed);
+        e->owner = (goldi_tid_t)(a >> PACK_POS_BITS);
+        e->origin = (goldi_origin_t)b;
+        e->mask = (uint8_t)(b >> 32);
+        e->kind = (uint8_t)(b >> 40 & 3);
+        e->alock_id = b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1);
+        e->alock_mode = (uint8_t)(b >> 62 & 1);
+        e->alock_rw = (uint8_t)(b >> 63);
+        e->mat = NULL;
+    }
+    return n;
+}
+
+/* Stores c[0..n) (n <= PACK_CELLS, each pack_fits) registered in chunk
+ * reg - 1; w[0] last (clearing BUSY). Caller holds the granule lock. */
+static void pack_store(goldi_shadow_word_t *w, const struct gls_entry *c, uint32_t n, uint64_t reg) {
+    for (uint32_t i = 0; i < PACK_CELLS; i++) {
+        uint64_t a = 0, b = 0;
+        if (i < n) {
+            a = atomic_load_explicit(&c[i].pos, memory_order_relaxed) | (uint64_t)c[i].owner << PACK_POS_BITS;
+            b = (uint64_t)c[i].origin | (uint64_t)c[i].mask << 32 | (uint64_t)c[i].kind << 40 |
+                c[i].alock_id << 42 | (uint64_t)c[i].alock_mode << 62 | (uint64_t)c[i].alock_rw << 63;
+        }
+        atomic_store_explicit(&w[1 + 2 * i], a, memory_order_relaxed);
+        atomic_store_explicit(&w[2 + 2 * i], b, memory_order_relaxed);
+    }
+    atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)n << 4 | (uintptr_t)reg << 8, memory_order_release);
+}
+
+static uint64_t pack_min_pos(const struct gls_entry *c, uint32_t n) {
+    uint64_t m = UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t p = atomic_load_explicit(&c[i].pos, memory_order_relaxed);
+        if (p < m)
+            m = p;
+    }
+    return m;
+}
+
+/* Turns cells c[0..n) of a packed granule into pool entries, left
+ * unregistered like an expanded inline record's: the granule's ref stays
+ * valid while it has entries, and the GC that collects its chunk registers
+ * them (gc_granules). Caller holds the granule lock. */
+static void pack_expand_cells(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
+                              const struct gls_entry *c, uint32_t n) {
+    for (unsigned i = 1; i < GRAN_SLOTS; i++)
+        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+    atomic_store_explicit(&w[0], 0, memory_order_release);
+    for (uint32_t i = 0; i < n; i++)
+        inl_materialise(g, ts, w, base, c[i].owner, (enum gls_kind)c[i].kind, c[i].mask,
+                        atomic_load_explicit(&c[i].pos, memory_order_relaxed), c[i].origin,
+                        alock_pack((struct gls_alock){ c[i].alock_id, c[i].alock_mode, c[i].alock_rw }));
+    if (ts)
+        tstat(ts, GLS_ST_PACK_EXPAND, 1);
+}
+
+static void pack_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base) {
+    struct gls_entry c[PACK_CELLS];
+    uint32_t n = pack_read(w, atomic_load_explicit(&w[0], memory_order_relaxed), c);
+    pack_expand_cells(g, ts, w, base, c, n);
+}
+
+/* An inline record becomes a packed granule (same entries, same registry
+ * chunk) if its entries fit; false: it is left as it was. Caller holds the
+ * granule lock. */
+static bool inl_pack(struct gls_engine *g, goldi_shadow_word_t *w) {
+    uintptr_t v = inl_lock(g, w);
+    if (!v)
+        return false;
+    struct gls_inl f;
+    inl_read(w, v, &f);
+    struct gls_entry c[2];
+    uint32_t n = 0;
+    if (f.mw) {
+        c[n] = (struct gls_entry){ .kind = GLS_W, .owner = f.wowner, .origin = f.ow, .mask = f.mw };
+        alock_set(&c[n], alock_unpack(f.aw));
+        atomic_store_explicit(&c[n].pos, f.pw, memory_order_relaxed);
+        n++;
+    }
+    if (f.mr) {
+        c[n] = (struct gls_entry){ .kind = GLS_R, .owner = f.owner, .origin = f.or, .mask = f.mr };
+        alock_set(&c[n], alock_unpack(f.ar));
+        atomic_store_explicit(&c[n].pos, f.pr, memory_order_relaxed);
+        n++;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (!pack_fits(&c[i])) {
+            atomic_store_explicit(&w[0], v, memory_order_release);
+            return false;
+        }
+    pack_store(w, c, n, f.reg);   /* (replaces w[0]: the lock bit goes with it) */
+    return true;
+}
+
+/* Drops bytes `mask` from a packed granule (lifetime reset). Caller holds
+ * the granule lock. */
+static void pack_clear(goldi_shadow_word_t *w, uint8_t mask) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    struct gls_entry c[PACK_CELLS];
+    uint32_t n = pack_read(w, w0, c), k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        c[i].mask &= (uint8_t)~mask;
+        if (c[i].mask)
+            c[k++] = c[i];
+    }
+    if (k) {
+        pack_store(w, c, k, pack_reg(w0));
+        return;
+    }
+    for (unsigned i = 1; i < GRAN_SLOTS; i++)
+        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+    atomic_store_explicit(&w[0], 0, memory_order_release);
+}
+
 /* Registry compaction asks whether a granule ref of chunk c may still be
  * needed: an inline granule registered there, or any granule with entries
  * (entries expanded from an inline record rely on the ref until they are
@@ -850,6 +1010,8 @@ static bool inl_registered(void *ctx, uintptr_t addr, uint64_t c) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_acquire);
     if (inl_is(w0))
         return (w0 & GRAN_LOCK) || atomic_load_explicit(&w[4], memory_order_relaxed) == c + 1;
+    if (pack_is(w0))
+        return (w0 & GRAN_BUSY) || pack_reg(w0) == c + 1;
     for (unsigned i = 0; i < GRAN_SLOTS; i++)
         if (atomic_load_explicit(&w[i], memory_order_relaxed))
             return true;
@@ -872,8 +1034,11 @@ static void reset_partial(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo
     goldi_spinlock_t *lk = goldi_granule_lock(base);
     goldi_spin_lock(lk);
     gran_ver_begin(w);
-    if (inl_is(atomic_load_explicit(&w[0], memory_order_relaxed)))
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (inl_is(w0))
         inl_clear(g, w, byte_mask(lo, hi));
+    else if (pack_is(w0))
+        pack_clear(w, byte_mask(lo, hi));
     else
         gran_clear(g, ts, w, byte_mask(lo, hi));
     gran_ver_end(w);
@@ -892,6 +1057,11 @@ static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
     gran_ver_begin(w0);
     if (inl_is(v)) {   /* word 0 of an inline granule (visited first): clears words 0..6 */
         inl_clear(r->g, w, 0xff);
+        gran_ver_end(w0);
+        return;
+    }
+    if (pack_is(v)) {   /* word 0 of a packed granule: the same */
+        pack_clear(w, 0xff);
         gran_ver_end(w0);
         return;
     }
@@ -1655,6 +1825,121 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     return true;
 }
 
+/* update_granule's rule on the cells c[0..n) of a packed granule for t's
+ * plain access (a new cell gets pos `pos`); returns the new count, which
+ * may be PACK_CELLS + 1 (c has room for it). */
+static uint32_t pack_update(struct gls_access *x, struct gls_entry *c, uint32_t n, uint8_t piece, uint64_t pos) {
+    enum gls_kind kind = x->write ? GLS_W : GLS_R;
+    struct gls_entry *mine = NULL;
+    bool others = false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(c[i].mask & piece))
+            continue;
+        if (c[i].kind == kind && c[i].owner == x->t && (c[i].mask & piece) == piece && !mine)
+            mine = &c[i];
+        else if (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t))
+            others = true;
+    }
+    struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, x->thr);
+    if (mine && !others && atomic_load_explicit(&mine->pos, memory_order_relaxed) >= x->ts->epoch_pos) {
+        if (mine->mask == piece) {
+            mine->origin = x->origin;
+            alock_set(mine, al);
+            tstat(x->ts, GLS_ST_KEPT, 1);
+            return n;
+        }
+        if (mine->origin == x->origin && alock_same(mine, al)) {
+            tstat(x->ts, GLS_ST_KEPT, 1);
+            return n;
+        }
+    }
+    uint32_t k = 0;   /* the piece's bytes leave the superseded cells */
+    for (uint32_t i = 0; i < n; i++) {
+        if ((c[i].mask & piece) && (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t)))
+            c[i].mask &= (uint8_t)~piece;
+        if (c[i].mask)
+            c[k++] = c[i];
+    }
+    for (uint32_t i = 0; i < k; i++)   /* same history as a cell on other bytes: share it */
+        if (c[i].kind == kind && c[i].owner == x->t && c[i].origin == x->origin &&
+            atomic_load_explicit(&c[i].pos, memory_order_relaxed) >= x->ts->epoch_pos && alock_same(&c[i], al)) {
+            c[i].mask |= piece;
+            tstat(x->ts, GLS_ST_SHARED, 1);
+            return k;
+        }
+    c[k] = (struct gls_entry){ .kind = (uint8_t)kind, .owner = x->t, .origin = x->origin, .mask = piece };
+    alock_set(&c[k], al);
+    atomic_store_explicit(&c[k].pos, pos, memory_order_relaxed);
+    tstat(x->ts, GLS_ST_RECORDED, 1);
+    return k + 1;
+}
+
+/* Cells that are t's W and/or R only fold back into an inline record of t
+ * (same registry chunk), so t's next accesses take the lock-free path. */
+static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, const struct gls_entry *c, uint32_t n,
+                          uint64_t reg) {
+    struct gls_inl f = { .owner = x->t, .wowner = x->t, .reg = reg };
+    for (uint32_t i = 0; i < n; i++) {
+        if (c[i].owner != x->t)
+            return false;
+        uint64_t pos = atomic_load_explicit(&c[i].pos, memory_order_relaxed);
+        uint64_t al = alock_pack((struct gls_alock){ c[i].alock_id, c[i].alock_mode, c[i].alock_rw });
+        if (c[i].kind == GLS_W && !f.mw) {
+            f.mw = c[i].mask, f.pw = pos, f.ow = c[i].origin, f.aw = al;
+        } else if (c[i].kind == GLS_R && !f.mr) {
+            f.mr = c[i].mask, f.pr = pos, f.or = c[i].origin, f.ar = al;
+        } else {
+            return false;
+        }
+    }
+    inl_store(w, &f);
+    tstat(x->ts, GLS_ST_PACK_CONTRACT, 1);
+    return true;
+}
+
+/* A plain access to a packed granule, under the granule lock: checked
+ * against the cells as the entries they are, then recorded by the general
+ * rule. The result stays packed while it fits, folds back inline when it is
+ * t's alone, and becomes pool entries otherwise. */
+static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
+    struct gls_thr *ts = x->ts;
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    struct gls_entry c[PACK_CELLS + 1], *es[PACK_CELLS];
+    uint32_t n = pack_read(w, w0, c);
+    for (uint32_t i = 0; i < n; i++)
+        es[i] = &c[i];
+    check_granule(x, piece, es, n);
+    if (!record)
+        return;
+    /* A new cell's pos is t's epoch start, unless that is in a chunk before
+     * the granule's registry chunk and that chunk no longer takes
+     * registrations (then the tail starts the same set, as in inl_create). */
+    atomic_store_explicit(&w[0], w0 | GRAN_BUSY, memory_order_relaxed);
+    struct gls_list *l = x->g->list;
+    uint64_t reg = pack_reg(w0), pos = ts->epoch_pos;
+    while ((pos >> GLS_CHUNK_BITS) + 1 < reg) {
+        if (gls_list_register_granule(l, x->base, pos >> GLS_CHUNK_BITS, x->t)) {
+            reg = (pos >> GLS_CHUNK_BITS) + 1;
+            break;
+        }
+        pos = atomic_load(&l->tail);
+    }
+    if (pos > ts->epoch_pos)
+        ts->epoch_pos = pos;
+    n = pack_update(x, c, n, piece, pos);
+    bool fits = n <= PACK_CELLS;
+    for (uint32_t i = 0; fits && i < n; i++)
+        fits = pack_fits(&c[i]);
+    if (!fits) {
+        pack_expand_cells(x->g, ts, w, x->base, c, n);
+        return;
+    }
+    if (pack_contract(x, w, c, n, reg))
+        return;
+    pack_store(w, c, n, reg);
+    tstat(ts, GLS_ST_PACK_UPDATE, 1);
+}
+
 /* goldi_event_origin(ev), from the thread's cache when the same access
  * (pc, kind, size) was interned with the same stack and locks. Exact: a
  * fingerprint hit is confirmed against the interned origin unless the
@@ -1768,7 +2053,22 @@ static void access_locked(struct gls_engine *g, const struct goldi_event *ev, ui
                 return;
             }
         }
-        inl_expand(g, x.ts, w, x.base);
+        if (x.atomic || !inl_pack(g, w))
+            inl_expand(g, x.ts, w, x.base);
+        else
+            tstat(x.ts, GLS_ST_PACK_NEW, 1);
+        w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    }
+    if (pack_is(w0)) {
+        if (!x.atomic) {
+            if (!x.origin)
+                x.origin = access_origin(x.ts, ev);
+            pack_access(&x, w, piece, record);
+            if (x.n_pend)
+                flush_races(&x);
+            return;
+        }
+        pack_expand(g, x.ts, w, x.base);   /* atomics are entries */
     }
     struct gls_entry *buf[GOLDI_GRANULE];
     uint32_t n;
@@ -1813,20 +2113,30 @@ static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_sha
                       bool write) {
     uint64_t v1 = atomic_load_explicit(&w[GRAN_VER], memory_order_acquire);
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    if ((v1 & 1) || (w0 & (GRAN_INL | GRAN_OVF)))
+    if ((v1 & 1) || (w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK)))
         return false;
     struct gls_entry *mine = NULL;
     enum gls_kind want = write ? GLS_W : GLS_R;
     uintptr_t own = slot_tag(want, thr->tid);
+    /* The words are entry pointers only if no writer changed the granule
+     * since v1 (an inline record or packed cells taking their place hold
+     * numbers, not addresses): check before following any of them. */
+    uintptr_t slot[GRAN_SLOTS];
+    slot[0] = w0;
+    for (unsigned i = 1; i < GRAN_SLOTS; i++)
+        slot[i] = atomic_load_explicit(&w[i], memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) != v1)
+        return false;
     /* The entries the loop below reads are often cold (a scatter over a big
      * array): start their misses at once rather than one after another. */
     for (unsigned i = 0; i < GRAN_SLOTS; i++) {
-        uintptr_t p = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
+        uintptr_t p = slot[i];
         if (p && kept_looks_at(p >> SLOT_PTR_BITS, own, write))
             __builtin_prefetch(slot_entry(p));
     }
     for (unsigned i = 0; i < GRAN_SLOTS; i++) {
-        uintptr_t p = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
+        uintptr_t p = slot[i];
         if (!p)
             continue;
         if (!kept_looks_at(p >> SLOT_PTR_BITS, own, write))
@@ -1855,6 +2165,49 @@ static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_sha
     return atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) == v1;
 }
 
+/* kept_fast for a packed granule: the cells are read as numbers under the
+ * granule's version (a consistent copy or none), and the same rule decides:
+ * t's cell of the access's kind covers the bytes, is from t's epoch, has the
+ * alock t would pick now, and (a write) no other cell is on the bytes. */
+static bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
+                           bool write) {
+    uint64_t v1 = atomic_load_explicit(&w[GRAN_VER], memory_order_acquire);
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if ((v1 & 1) || !pack_is(w0))
+        return false;
+    uint64_t cw[2 * PACK_CELLS];
+    for (unsigned i = 0; i < 2 * PACK_CELLS; i++)
+        cw[i] = atomic_load_explicit(&w[1 + i], memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) != v1)
+        return false;
+    uint32_t n = (uint32_t)(w0 >> 4) & 3;
+    uint64_t want = write ? GLS_W : GLS_R;
+    int mine = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t a = cw[2 * i], b = cw[2 * i + 1];
+        uint8_t mask = (uint8_t)(b >> 32);
+        if (!(mask & piece))
+            continue;
+        if (mine < 0 && (b >> 40 & 3) == want && (goldi_tid_t)(a >> PACK_POS_BITS) == thr->tid &&
+            (mask & piece) == piece) {
+            mine = (int)i;
+            continue;
+        }
+        if (write)
+            return false;   /* a write would drop it: a change */
+    }
+    if (mine < 0 || (cw[2 * mine] & ((UINT64_C(1) << PACK_POS_BITS) - 1)) < ts->epoch_pos)
+        return false;
+    uint64_t b = cw[2 * mine + 1], aid = b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1);
+    if (aid || thr->n_held) {
+        struct gls_alock a = alock_pick(aid, thr);
+        if (a.id != aid || (aid && (a.mode != (b >> 62 & 1) || a.rw != (b >> 63))))
+            return false;
+    }
+    return true;
+}
+
 /* The runtime's lock-free shortcut (goldi_sink.on_access_fast): a plain
  * access by the owner of an inline granule, inside that granule (no other
  * thread has state there, so there is nothing to check: owner short-circuit,
@@ -1871,6 +2224,12 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
     if (!w)
         return false;
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (pack_is(w0)) {
+        if (!pack_kept_fast(ts, thr, w, byte_mask(addr, addr + size), write))
+            return false;
+        tstat(ts, GLS_ST_KEPT_FAST, 1);
+        return true;
+    }
     if (!inl_is(w0)) {
         /* A write seldom changes nothing: when kept_fast says no, the
          * dispatcher takes this granule's lock next, and the miss on its
@@ -1919,7 +2278,8 @@ static bool set_is_any(struct gls_engine *g, const uint64_t *tok, uint32_t n) {
 static void drop_entry_locked(struct gls_engine *g, struct gls_entry *e) {
     uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
-    if (!w || inl_is(atomic_load_explicit(&w[0], memory_order_relaxed)))
+    uintptr_t w0 = w ? atomic_load_explicit(&w[0], memory_order_relaxed) : 0;
+    if (!w || inl_is(w0) || pack_is(w0))
         return;
     struct gls_entry *buf[GOLDI_GRANULE];
     uint32_t n;
@@ -2517,6 +2877,22 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
             }
             atomic_store_explicit(&w[0], v, memory_order_release);
             inl_expand(g, NULL, w, a);
+        } else if (pack_is(atomic_load_explicit(&w[0], memory_order_relaxed))) {   /* the same for cells */
+            uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+            struct gls_entry c[PACK_CELLS];
+            uint32_t n = pack_read(w, w0, c);
+            uint64_t rc = pack_reg(w0) - 1, mc = pack_min_pos(c, n) >> GLS_CHUNK_BITS;
+            if (rc < c0 || rc >= c1 || mc >= c1) {
+                if (rc >= c0 && rc < c1) {
+                    bool ok = gls_list_register_granule(g->list, a, mc, 0);
+                    GOLDI_CHECK(ok);
+                    pack_store(w, c, n, mc + 1);
+                }
+                gran_ver_end(w);
+                goldi_spin_unlock(lk);
+                continue;
+            }
+            pack_expand_cells(g, NULL, w, a, c, n);
         }
         struct gls_entry *buf[GOLDI_GRANULE];
         uint32_t n;
@@ -2564,12 +2940,13 @@ static void gc_try(struct gls_engine *g) {
     uint64_t c0 = atomic_load(&l->oldest), tail = atomic_load(&l->tail);
     if (tail - (c0 << GLS_CHUNK_BITS) > GLS_BUDGET) {
         uint64_t c1 = (tail - GLS_BUDGET / 2) >> GLS_CHUNK_BITS;
-        for (uint64_t c = c0; c < c1; c++) {
+        for (uint64_t c = c0 > g->gc_written ? c0 : g->gc_written; c < c1; c++) {
             struct gls_slot *s = gls_list_peek(l, c);
-            if (!s || atomic_load_explicit(&s->n_written, memory_order_acquire) != GLS_CHUNK) {
+            if (!s || !gls_list_chunk_written(s)) {
                 c1 = c;   /* an append is in flight: collect up to it */
                 break;
             }
+            g->gc_written = c + 1;
         }
         sc->n_refs = 0;
         for (uint64_t c = c0; c < c1; c++) {
@@ -2602,7 +2979,7 @@ static void append(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, uint
     uint64_t id = gls_list_append(g->list, a, b);
     if ((gls_tok_kind(a) == GLS_TK_THREAD || gls_tok_kind(a) == GLS_TK_FREL) && gls_tok_value(a) == t)
         ts->epoch_pos = id + 1;
-    stat(g, t, GLS_ST_CELLS, 1);
+    tstat(ts, GLS_ST_CELLS, 1);
     if ((id & (GLS_CHUNK - 1)) == 0) {
         struct gls_list *l = g->list;
         uint64_t live = id + 1 - (atomic_load(&l->oldest) << GLS_CHUNK_BITS);
