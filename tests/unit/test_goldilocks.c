@@ -424,29 +424,38 @@ CASE(goldilocks_granule_sharing_and_splitting) {
  * back inline, and the GC moves or expands cells like entries. */
 CASE(goldilocks_packed_granules) {
     begin();
-    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();
     struct goldi_sync *M = sync_new(GOLDI_SYNC_MUTEX);
     char *y = var(8), *z = var(8), *p = var(8);
-    fork_(1, T0, T1); fork_(2, T0, T2);
+    fork_(1, T0, T1); fork_(2, T0, T2); fork_(23, T0, T3);
     uint64_t ent0 = stat_of("goldilocks.entries_live"), pk0 = stat_of("goldilocks.packed_records");
     uint64_t ex0 = stat_of("goldilocks.packed_expansions"), ct0 = stat_of("goldilocks.packed_contractions");
-    wrn(3, T1, y, 4); wrn(4, T1, y + 4, 4);         /* two origins: two cells */
+    wrn(3, T1, y, 4); wrn(4, T1, y + 4, 4);         /* two origins: one DUAL cell */
     EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 1);
     rdn(5, T2, y + 4, 4);                           /* races with label 4 only (its own bytes, its pc) */
     EXPECT_EQ(gls_log.n, 1);
     if (gls_log.n)
         EXPECT(gls_log.r[0].addr == (uintptr_t)y + 4 && gls_log.r[0].size == 4 && gls_log.r[0].prev_tid == T1->tid &&
                gls_log.r[0].prev_pc == 0x1000 + 4);
-    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);   /* three cells, still packed */
-    rdn(6, T0, y, 8);                               /* vs both writes of T1: a fourth cell, entries */
+    rdn(6, T0, y, 8);                               /* vs both writes of T1, each on its own bytes */
     EXPECT_EQ(races_at(&gls_log, 6), 2);
     for (int i = 0; i < gls_log.n; i++)
         if (gls_log.r[i].label == 6)
             EXPECT(gls_log.r[i].addr == (uintptr_t)y ? gls_log.r[i].prev_pc == 0x1000 + 3 && gls_log.r[i].size == 4
                                                      : gls_log.r[i].addr == (uintptr_t)y + 4 &&
                                                            gls_log.r[i].prev_pc == 0x1000 + 4);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);   /* three cells: still packed */
+    rdn(24, T3, y + 2, 2);                          /* a fourth cell: the five entries go to the pool */
+    EXPECT_EQ(races_at(&gls_log, 24), 1);
     EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0 + 1);
-    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 4);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 5);
+    char *q = var(8);                               /* high half first: the DUAL difference is negative */
+    wrn(25, T1, q + 4, 4); wrn(26, T1, q, 4);
+    rdn(27, T2, q, 8);
+    EXPECT_EQ(races_at(&gls_log, 27), 2);
+    for (int i = 0; i < gls_log.n; i++)
+        if (gls_log.r[i].label == 27)
+            EXPECT(gls_log.r[i].prev_pc == (gls_log.r[i].addr == (uintptr_t)q ? 0x1000 + 26 : 0x1000 + 25));
     int before = gls_log.n;
     wrn(7, T1, z, 4); wrn(8, T1, z + 4, 4);         /* packed ... */
     wr(9, T1, z);                                   /* ... one W of T1 again: back inline */

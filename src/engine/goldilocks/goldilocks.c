@@ -847,70 +847,121 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
  * A granule whose history an inline record cannot hold (bytes of one kind
  * with different pos or origins: an array of 4-byte elements rewritten one
  * element at a time; a second reader; another thread's write of part of it)
- * but which still is at most three plain W/R entries, each with small
- * enough fields, keeps those entries in its shadow words instead of the pool:
+ * but which still is a few plain W/R entries with small enough fields keeps
+ * those entries in its shadow words instead of the pool, as up to 3 cells:
  *   w[0]      = PACK | BUSY? | n << 4 | (registry chunk + 1) << 8
  *   w[1 + 2i] = pos | owner << 48
- *   w[2 + 2i] = origin | mask << 32 | kind << 40 | alock id << 42 | mode << 62 | rw << 63
+ *   w[2 + 2i] = origin | mask << 32 | kind << 40 | DUAL << 41 | x << 42
+ *     x = alock id (20 bits) | mode << 20 | rw << 21, or for a DUAL cell
+ *     (no alock) the signed difference origin(bytes 4-7) - origin(bytes 0-3):
+ *     two entries of one thread, kind, pos, on the two halves, from two
+ *     statements (or two copies of one, in an unrolled loop).
  * The cells are exactly the entries the general representation would hold
  * (every check and update is the general rule, run on them as temporary
  * entries), without a pool entry (a cache line each), registrations or
  * frees: the shadow line holds it all. Only the holder of the granule lock
- * reads or writes a packed granule (no lock-free path; kept_fast and the
- * owner's path back off). The granule is registered like an inline record,
- * in a chunk no later than its oldest pos; BUSY (while an access under the
- * lock may re-register it) tells registry compaction to keep its refs. */
+ * writes a packed granule; lock-free readers copy the cells under the
+ * granule's version (pack_kept_fast). The granule is registered like an
+ * inline record, in a chunk no later than its oldest pos; BUSY (while an
+ * access under the lock may re-register it) tells registry compaction to
+ * keep its refs. */
 #define GRAN_PACK ((uintptr_t)8)
 #define GRAN_BUSY ((uintptr_t)4)
 #define PACK_CELLS 3
+#define PACK_MAX (2 * PACK_CELLS)        /* entries in full packed granule */
 #define PACK_POS_BITS 48
 #define PACK_OWNER_LIMIT (UINT32_C(1) << 16)
 #define PACK_ALOCK_BITS 20
+#define PACK_DUAL (UINT64_C(1) << 41)
+#define PACK_DELTA_LIMIT (INT64_C(1) << 21)
 
 GOLDI_INLINE bool pack_is(uintptr_t w0) { return (w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK)) == GRAN_PACK; }
 GOLDI_INLINE uint64_t pack_reg(uintptr_t w0) { return w0 >> 8; }
 
-/* Can e be a cell? (plain, no materialised set, fields in range) */
+/* Can e be (part of) a cell? (plain, no materialised set, fields in range) */
 static bool pack_fits(const struct gls_entry *e) {
     return !e->mat && (e->kind == GLS_W || e->kind == GLS_R) && e->owner < PACK_OWNER_LIMIT &&
            atomic_load_explicit(&e->pos, memory_order_relaxed) < (UINT64_C(1) << PACK_POS_BITS) &&
            e->alock_id < (UINT64_C(1) << PACK_ALOCK_BITS);
 }
 
-/* The cells as temporary entries c[0..n) (not in the pool, never registered). */
+static void pack_entry(struct gls_entry *e, uint64_t a, uint64_t b, uint8_t mask, goldi_origin_t origin) {
+    atomic_store_explicit(&e->pos, a & ((UINT64_C(1) << PACK_POS_BITS) - 1), memory_order_relaxed);
+    e->owner = (goldi_tid_t)(a >> PACK_POS_BITS);
+    e->origin = origin;
+    e->mask = mask;
+    e->kind = (uint8_t)(b >> 40 & 1);
+    bool dual = b & PACK_DUAL;
+    e->alock_id = dual ? 0 : b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1);
+    e->alock_mode = dual ? 0 : (uint8_t)(b >> 62 & 1);
+    e->alock_rw = dual ? 0 : (uint8_t)(b >> 63);
+    e->mat = NULL;
+}
+
+/* The cells as temporary entries c[0..n) (not in the pool, never
+ * registered; a DUAL cell is two). c has room for PACK_MAX. */
 static uint32_t pack_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_entry *c) {
-    uint32_t n = (uint32_t)(w0 >> 4) & 3;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t cells = (uint32_t)(w0 >> 4) & 3, n = 0;
+    for (uint32_t i = 0; i < cells; i++) {
         uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
         uint64_t b = atomic_load_explicit(&w[2 + 2 * i], memory_order_relaxed);
-        struct gls_entry *e = &c[i];
-        atomic_store_explicit(&e->pos, a & ((UINT64_C(1) << PACK_POS_BITS) - 1), memory_order_relaxed);
-        e->owner = (goldi_tid_t)(a >> PACK_POS_BITS);
-        e->origin = (goldi_origin_t)b;
-        e->mask = (uint8_t)(b >> 32);
-        e->kind = (uint8_t)(b >> 40 & 3);
-        e->alock_id = b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1);
-        e->alock_mode = (uint8_t)(b >> 62 & 1);
-        e->alock_rw = (uint8_t)(b >> 63);
-        e->mat = NULL;
+        uint8_t mask = (uint8_t)(b >> 32);
+        if (!(b & PACK_DUAL)) {
+            pack_entry(&c[n++], a, b, mask, (goldi_origin_t)b);
+            continue;
+        }
+        int64_t delta = (int64_t)b >> 42;   /* arithmetic shift: the signed top 22 bits */
+        pack_entry(&c[n++], a, b, mask & 0x0f, (goldi_origin_t)b);
+        pack_entry(&c[n++], a, b, mask & 0xf0, (goldi_origin_t)((int64_t)(goldi_origin_t)b + delta));
     }
     return n;
 }
 
-/* Stores c[0..n) (n <= PACK_CELLS, each pack_fits) registered in chunk
- * reg - 1; w[0] last (clearing BUSY). Caller holds the granule lock. */
-static void pack_store(goldi_shadow_word_t *w, const struct gls_entry *c, uint32_t n, uint64_t reg) {
-    for (uint32_t i = 0; i < PACK_CELLS; i++) {
-        uint64_t a = 0, b = 0;
-        if (i < n) {
-            a = atomic_load_explicit(&c[i].pos, memory_order_relaxed) | (uint64_t)c[i].owner << PACK_POS_BITS;
-            b = (uint64_t)c[i].origin | (uint64_t)c[i].mask << 32 | (uint64_t)c[i].kind << 40 |
-                c[i].alock_id << 42 | (uint64_t)c[i].alock_mode << 62 | (uint64_t)c[i].alock_rw << 63;
+/* Could entries lo (bytes 0-3) and hi (bytes 4-7) share a DUAL cell? */
+static bool pack_pairs(const struct gls_entry *lo, const struct gls_entry *hi) {
+    int64_t d = (int64_t)hi->origin - (int64_t)lo->origin;
+    return !(lo->mask & 0xf0) && !(hi->mask & 0x0f) && lo->kind == hi->kind && lo->owner == hi->owner &&
+           !lo->alock_id && !hi->alock_id &&
+           atomic_load_explicit(&lo->pos, memory_order_relaxed) == atomic_load_explicit(&hi->pos, memory_order_relaxed) &&
+           d >= -PACK_DELTA_LIMIT && d < PACK_DELTA_LIMIT;
+}
+
+/* Stores entries c[0..n) (each pack_fits) as cells registered in chunk
+ * reg - 1, w[0] last (clearing BUSY), if they fit in PACK_CELLS cells;
+ * false (nothing written) if not. Caller holds the granule lock. */
+static bool pack_store(goldi_shadow_word_t *w, const struct gls_entry *c, uint32_t n, uint64_t reg) {
+    uint64_t cw[2 * PACK_CELLS] = { 0 };
+    bool used[PACK_MAX + 1] = { false };
+    uint32_t cells = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (used[i])
+            continue;
+        if (cells == PACK_CELLS)
+            return false;
+        uint32_t j = i + 1;
+        while (j < n && (used[j] || !(pack_pairs(&c[i], &c[j]) || pack_pairs(&c[j], &c[i]))))
+            j++;
+        const struct gls_entry *e = &c[i];
+        uint64_t a = atomic_load_explicit(&e->pos, memory_order_relaxed) | (uint64_t)e->owner << PACK_POS_BITS;
+        uint64_t b;
+        if (j < n) {   /* a DUAL cell: origin of the low half, difference to the high half's */
+            const struct gls_entry *lo = (e->mask & 0x0f) ? e : &c[j], *hi = lo == e ? &c[j] : e;
+            int64_t d = (int64_t)hi->origin - (int64_t)lo->origin;
+            b = (uint64_t)lo->origin | (uint64_t)(lo->mask | hi->mask) << 32 | (uint64_t)e->kind << 40 | PACK_DUAL |
+                (uint64_t)d << 42;
+            used[j] = true;
+        } else {
+            b = (uint64_t)e->origin | (uint64_t)e->mask << 32 | (uint64_t)e->kind << 40 | e->alock_id << 42 |
+                (uint64_t)e->alock_mode << 62 | (uint64_t)e->alock_rw << 63;
         }
-        atomic_store_explicit(&w[1 + 2 * i], a, memory_order_relaxed);
-        atomic_store_explicit(&w[2 + 2 * i], b, memory_order_relaxed);
+        cw[2 * cells] = a;
+        cw[2 * cells + 1] = b;
+        cells++;
     }
-    atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)n << 4 | (uintptr_t)reg << 8, memory_order_release);
+    for (uint32_t i = 0; i < 2 * PACK_CELLS; i++)
+        atomic_store_explicit(&w[1 + i], cw[i], memory_order_relaxed);
+    atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)cells << 4 | (uintptr_t)reg << 8, memory_order_release);
+    return true;
 }
 
 static uint64_t pack_min_pos(const struct gls_entry *c, uint32_t n) {
@@ -923,7 +974,7 @@ static uint64_t pack_min_pos(const struct gls_entry *c, uint32_t n) {
     return m;
 }
 
-/* Turns cells c[0..n) of a packed granule into pool entries, left
+/* Turns entries c[0..n) of a packed granule into pool entries, left
  * unregistered like an expanded inline record's: the granule's ref stays
  * valid while it has entries, and the GC that collects its chunk registers
  * them (gc_granules). Caller holds the granule lock. */
@@ -941,7 +992,7 @@ static void pack_expand_cells(struct gls_engine *g, struct gls_thr *ts, goldi_sh
 }
 
 static void pack_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base) {
-    struct gls_entry c[PACK_CELLS];
+    struct gls_entry c[PACK_MAX];
     uint32_t n = pack_read(w, atomic_load_explicit(&w[0], memory_order_relaxed), c);
     pack_expand_cells(g, ts, w, base, c, n);
 }
@@ -969,33 +1020,35 @@ static bool inl_pack(struct gls_engine *g, goldi_shadow_word_t *w) {
         atomic_store_explicit(&c[n].pos, f.pr, memory_order_relaxed);
         n++;
     }
+    bool fits = true;
     for (uint32_t i = 0; i < n; i++)
-        if (!pack_fits(&c[i])) {
-            atomic_store_explicit(&w[0], v, memory_order_release);
-            return false;
-        }
-    pack_store(w, c, n, f.reg);   /* (replaces w[0]: the lock bit goes with it) */
+        fits &= pack_fits(&c[i]);
+    if (!fits || !pack_store(w, c, n, f.reg)) {   /* (a store replaces w[0]: the lock bit goes with it) */
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return false;
+    }
     return true;
 }
 
-/* Drops bytes `mask` from a packed granule (lifetime reset). Caller holds
- * the granule lock. */
-static void pack_clear(goldi_shadow_word_t *w, uint8_t mask) {
+/* Drops bytes `mask` from a packed granule at base (lifetime reset). Caller
+ * holds the granule lock. */
+static void pack_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
+                       uint8_t mask) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    struct gls_entry c[PACK_CELLS];
+    struct gls_entry c[PACK_MAX];
     uint32_t n = pack_read(w, w0, c), k = 0;
     for (uint32_t i = 0; i < n; i++) {
         c[i].mask &= (uint8_t)~mask;
         if (c[i].mask)
             c[k++] = c[i];
     }
-    if (k) {
-        pack_store(w, c, k, pack_reg(w0));
-        return;
+    if (!k) {
+        for (unsigned i = 1; i < GRAN_SLOTS; i++)
+            atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+        atomic_store_explicit(&w[0], 0, memory_order_release);
+    } else if (!pack_store(w, c, k, pack_reg(w0))) {
+        pack_expand_cells(g, ts, w, base, c, k);   /* (fewer bytes never need more cells; kept for safety) */
     }
-    for (unsigned i = 1; i < GRAN_SLOTS; i++)
-        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
-    atomic_store_explicit(&w[0], 0, memory_order_release);
 }
 
 /* Registry compaction asks whether a granule ref of chunk c may still be
@@ -1038,7 +1091,7 @@ static void reset_partial(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo
     if (inl_is(w0))
         inl_clear(g, w, byte_mask(lo, hi));
     else if (pack_is(w0))
-        pack_clear(w, byte_mask(lo, hi));
+        pack_clear(g, ts, w, base, byte_mask(lo, hi));
     else
         gran_clear(g, ts, w, byte_mask(lo, hi));
     gran_ver_end(w);
@@ -1061,7 +1114,7 @@ static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
         return;
     }
     if (pack_is(v)) {   /* word 0 of a packed granule: the same */
-        pack_clear(w, 0xff);
+        pack_clear(r->g, r->ts, w, addr, 0xff);
         gran_ver_end(w0);
         return;
     }
@@ -1825,9 +1878,9 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     return true;
 }
 
-/* update_granule's rule on the cells c[0..n) of a packed granule for t's
- * plain access (a new cell gets pos `pos`); returns the new count, which
- * may be PACK_CELLS + 1 (c has room for it). */
+/* update_granule's rule on the entries c[0..n) of a packed granule for t's
+ * plain access (a new entry gets pos `pos`); returns the new count, which
+ * may be n + 1 (c has room for it). */
 static uint32_t pack_update(struct gls_access *x, struct gls_entry *c, uint32_t n, uint8_t piece, uint64_t pos) {
     enum gls_kind kind = x->write ? GLS_W : GLS_R;
     struct gls_entry *mine = NULL;
@@ -1904,7 +1957,7 @@ static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, const st
 static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
     struct gls_thr *ts = x->ts;
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    struct gls_entry c[PACK_CELLS + 1], *es[PACK_CELLS];
+    struct gls_entry c[PACK_MAX + 1], *es[PACK_MAX];
     uint32_t n = pack_read(w, w0, c);
     for (uint32_t i = 0; i < n; i++)
         es[i] = &c[i];
@@ -1927,16 +1980,15 @@ static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     if (pos > ts->epoch_pos)
         ts->epoch_pos = pos;
     n = pack_update(x, c, n, piece, pos);
-    bool fits = n <= PACK_CELLS;
+    bool fits = true;
     for (uint32_t i = 0; fits && i < n; i++)
         fits = pack_fits(&c[i]);
-    if (!fits) {
+    if (fits && pack_contract(x, w, c, n, reg))
+        return;
+    if (!fits || !pack_store(w, c, n, reg)) {
         pack_expand_cells(x->g, ts, w, x->base, c, n);
         return;
     }
-    if (pack_contract(x, w, c, n, reg))
-        return;
-    pack_store(w, c, n, reg);
     tstat(ts, GLS_ST_PACK_UPDATE, 1);
 }
 
@@ -2189,8 +2241,11 @@ static bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, gold
         uint8_t mask = (uint8_t)(b >> 32);
         if (!(mask & piece))
             continue;
-        if (mine < 0 && (b >> 40 & 3) == want && (goldi_tid_t)(a >> PACK_POS_BITS) == thr->tid &&
-            (mask & piece) == piece) {
+        /* (a DUAL cell is two entries, one per half: it covers a piece
+         * within one half, as update_granule's rule would find) */
+        bool covers = (mask & piece) == piece &&
+                      (!(b & PACK_DUAL) || !(piece & 0x0f) || !(piece & 0xf0));
+        if (mine < 0 && (b >> 40 & 1) == want && (goldi_tid_t)(a >> PACK_POS_BITS) == thr->tid && covers) {
             mine = (int)i;
             continue;
         }
@@ -2199,7 +2254,8 @@ static bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, gold
     }
     if (mine < 0 || (cw[2 * mine] & ((UINT64_C(1) << PACK_POS_BITS) - 1)) < ts->epoch_pos)
         return false;
-    uint64_t b = cw[2 * mine + 1], aid = b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1);
+    uint64_t b = cw[2 * mine + 1];
+    uint64_t aid = (b & PACK_DUAL) ? 0 : b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1);
     if (aid || thr->n_held) {
         struct gls_alock a = alock_pick(aid, thr);
         if (a.id != aid || (aid && (a.mode != (b >> 62 & 1) || a.rw != (b >> 63))))
@@ -2879,15 +2935,16 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
             inl_expand(g, NULL, w, a);
         } else if (pack_is(atomic_load_explicit(&w[0], memory_order_relaxed))) {   /* the same for cells */
             uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-            struct gls_entry c[PACK_CELLS];
+            struct gls_entry c[PACK_MAX];
             uint32_t n = pack_read(w, w0, c);
             uint64_t rc = pack_reg(w0) - 1, mc = pack_min_pos(c, n) >> GLS_CHUNK_BITS;
-            if (rc < c0 || rc >= c1 || mc >= c1) {
-                if (rc >= c0 && rc < c1) {
-                    bool ok = gls_list_register_granule(g->list, a, mc, 0);
-                    GOLDI_CHECK(ok);
-                    pack_store(w, c, n, mc + 1);
-                }
+            bool done = rc < c0 || rc >= c1;   /* a stale ref: the granule is registered elsewhere */
+            if (!done && mc >= c1) {           /* ours, and still current: move the ref */
+                bool ok = gls_list_register_granule(g->list, a, mc, 0);
+                GOLDI_CHECK(ok);
+                done = pack_store(w, c, n, mc + 1);
+            }
+            if (done) {
                 gran_ver_end(w);
                 goldi_spin_unlock(lk);
                 continue;
