@@ -157,9 +157,11 @@ GOLDI_INLINE uintptr_t gls_ref_granule(const struct gls_ref *r) { return (uintpt
  * (and then sees num moved on). */
 #define GLS_REG_SHARDS 8
 struct gls_reg {
-    goldi_spinlock_t lock;       /* guards ref/n_ref/cap_ref */
+    goldi_spinlock_t lock;       /* guards the arrays and counts */
     struct gls_ref *ref;         /* entries whose pos is in this chunk (may be stale) */
     uint32_t n_ref, cap_ref;
+    uintptr_t *gran;             /* granule refs, by address (8 bytes: no generation) */
+    uint32_t n_gran, cap_gran;
     struct gls_reg *next_free;   /* shard 0 of a recycled block: the list->reg_free link */
 } __attribute__((aligned(64)));
 struct gls_slot {

@@ -58,6 +58,8 @@ static struct gls_reg *regs_new(struct gls_list *l) {
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++) {
         r[k].ref = NULL;
         r[k].n_ref = r[k].cap_ref = 0;
+        r[k].gran = NULL;
+        r[k].n_gran = r[k].cap_gran = 0;
     }
     return r;
 }
@@ -126,35 +128,53 @@ bool gls_list_chunk_written(const struct gls_slot *s) {
 /* A registry back-pointer is stale for good once the entry was freed (gen
  * moved) or its pos moved past this chunk (pos only grows within a gen). A pos
  * *below* the chunk is an entry being registered right now: keep it. */
-static bool ref_stale(const struct gls_list *l, const struct gls_ref *r, uint64_t c) {
-    if (gls_ref_is_granule(r))
-        return l->granule_registered && !l->granule_registered(l->granule_ctx, gls_ref_granule(r), c);
+static bool ref_stale(const struct gls_ref *r, uint64_t c) {
     return atomic_load_explicit(&r->e->gen, memory_order_acquire) != r->gen ||
            (atomic_load_explicit(&r->e->pos, memory_order_relaxed) >> GLS_CHUNK_BITS) > c;
 }
 
+static bool gran_stale(const struct gls_list *l, uintptr_t addr, uint64_t c) {
+    return l->granule_registered && !l->granule_registered(l->granule_ctx, addr, c);
+}
+
+/* After a compaction left n of cap slots in use: grows the array (elem
+ * bytes each) unless that freed half, so a push costs amortised O(1). */
+static void *reg_grow(struct gls_list *l, void *arr, uint32_t n, uint32_t *cap, size_t elem) {
+    if (n < *cap / 2)
+        return arr;
+    uint32_t c = *cap ? *cap * 2 : 16;
+    void *p = goldi_alloc(elem * c);
+    goldi_memcpy(p, arr, elem * n);
+    goldi_free(arr);
+    atomic_fetch_add_explicit(&l->reg_bytes, elem * (c - *cap), memory_order_relaxed);
+    *cap = c;
+    return p;
+}
+
 /* Caller holds s->lock. Lazily compacts stale back-pointers before growing. */
 static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, struct gls_entry *e) {
+    if ((uintptr_t)e & GLS_REF_GRANULE) {
+        if (s->n_gran == s->cap_gran) {
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < s->n_gran; i++)
+                if (!gran_stale(l, s->gran[i], c))
+                    s->gran[k++] = s->gran[i];
+            s->n_gran = k;
+            s->gran = reg_grow(l, s->gran, k, &s->cap_gran, sizeof *s->gran);
+        }
+        s->gran[s->n_gran++] = (uintptr_t)e & ~GLS_REF_GRANULE;
+        return;
+    }
     if (s->n_ref == s->cap_ref) {
         uint32_t k = 0;
         for (uint32_t i = 0; i < s->n_ref; i++)
-            if (!ref_stale(l, &s->ref[i], c))
+            if (!ref_stale(&s->ref[i], c))
                 s->ref[k++] = s->ref[i];
         s->n_ref = k;
-        /* Grow only if compaction did not free half: amortised O(1) per push. */
-        if (s->n_ref >= s->cap_ref / 2) {
-            uint32_t cap = s->cap_ref ? s->cap_ref * 2 : 16;
-            struct gls_ref *n = goldi_alloc(sizeof *n * cap);
-            for (uint32_t i = 0; i < s->n_ref; i++)
-                n[i] = s->ref[i];
-            goldi_free(s->ref);
-            atomic_fetch_add_explicit(&l->reg_bytes, sizeof *n * (cap - s->cap_ref), memory_order_relaxed);
-            s->ref = n;
-            s->cap_ref = cap;
-        }
+        s->ref = reg_grow(l, s->ref, k, &s->cap_ref, sizeof *s->ref);
     }
     s->ref[s->n_ref].e = e;
-    s->ref[s->n_ref].gen = ((uintptr_t)e & GLS_REF_GRANULE) ? 0 : atomic_load_explicit(&e->gen, memory_order_relaxed);
+    s->ref[s->n_ref].gen = atomic_load_explicit(&e->gen, memory_order_relaxed);
     s->n_ref++;
 }
 
@@ -236,17 +256,22 @@ struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t 
     atomic_store_explicit(&s->closed, true, memory_order_release);
     uint32_t total = 0;
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++)
-        total += regs[k].n_ref;
+        total += regs[k].n_ref + regs[k].n_gran;
     struct gls_ref *all = total ? goldi_alloc(sizeof *all * total) : NULL;
     uint32_t at = 0;
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++) {
         struct gls_reg *r = &regs[k];
         for (uint32_t i = 0; i < r->n_ref; i++)
             all[at++] = r->ref[i];
-        atomic_fetch_sub_explicit(&l->reg_bytes, sizeof *r->ref * r->cap_ref, memory_order_relaxed);
+        for (uint32_t i = 0; i < r->n_gran; i++)
+            all[at++] = (struct gls_ref){ (struct gls_entry *)(r->gran[i] | GLS_REF_GRANULE), 0 };
+        atomic_fetch_sub_explicit(&l->reg_bytes, sizeof *r->ref * r->cap_ref + sizeof *r->gran * r->cap_gran,
+                                  memory_order_relaxed);
         goldi_free(r->ref);
+        goldi_free(r->gran);
         r->ref = NULL;
-        r->n_ref = r->cap_ref = 0;
+        r->gran = NULL;
+        r->n_ref = r->cap_ref = r->n_gran = r->cap_gran = 0;
     }
     for (unsigned k = GLS_REG_SHARDS; k-- > 0;)
         goldi_spin_unlock(&regs[k].lock);

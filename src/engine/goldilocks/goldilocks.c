@@ -57,7 +57,10 @@
     X(PACK_NEW, "packed_records")                                     \
     X(PACK_UPDATE, "packed_updates")                                  \
     X(PACK_EXPAND, "packed_expansions")                               \
-    X(PACK_CONTRACT, "packed_contractions")
+    X(PACK_CONTRACT, "packed_contractions")                           \
+    X(ORC_HIT, "origin_cache_hits")                                   \
+    X(ORC_CONFIRMED, "origin_cache_confirmed")                        \
+    X(ORC_MISS, "origin_cache_misses")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -2018,17 +2021,29 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
     uint32_t ks = (uint32_t)ev->kind << 24 | ev->size;
     uint64_t tag = fp_mix(fp_mix(fp_mix(ts->fp_stack, ts->fp_held), ev->pc), ks);
     tag = (tag ^ tag >> 31) | 1;
-    struct gls_orc *c = &ts->orc[tag >> (64 - GLS_ORC_BITS)];
-    if (c->tag == tag) {
-        if (c->stack_version == thr->stack_version && c->held_version == thr->held_version && c->pc == ev->pc &&
-            c->kind_size == ks)
-            return c->id;
-        if (goldi_event_origin_is(c->id, ev)) {
-            c->stack_version = thr->stack_version;
-            c->held_version = thr->held_version;
-            return c->id;
+    /* Two ways per set: the most recent origin of the set in way 0. */
+    struct gls_orc *set = &ts->orc[(tag >> (64 - GLS_ORC_BITS)) & ~UINT64_C(1)];
+    for (unsigned way = 0; way < 2; way++) {
+        struct gls_orc *c = &set[way];
+        if (c->tag != tag)
+            continue;
+        bool same = c->stack_version == thr->stack_version && c->held_version == thr->held_version &&
+                    c->pc == ev->pc && c->kind_size == ks;
+        if (!same && !goldi_event_origin_is(c->id, ev))
+            break;   /* (a fingerprint collision: the slot is replaced below) */
+        c->stack_version = thr->stack_version;
+        c->held_version = thr->held_version;
+        if (way) {
+            struct gls_orc t = set[0];
+            set[0] = *c;
+            *c = t;
         }
+        tstat(ts, same ? GLS_ST_ORC_HIT : GLS_ST_ORC_CONFIRMED, 1);
+        return set[0].id;
     }
+    tstat(ts, GLS_ST_ORC_MISS, 1);
+    set[1] = set[0];
+    struct gls_orc *c = &set[0];
     c->id = goldi_event_origin(ev);
     c->tag = tag;
     c->pc = ev->pc;
