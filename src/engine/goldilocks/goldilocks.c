@@ -120,20 +120,48 @@ struct gls_mag {
 
 /* Per-thread origin cache (see access_origin): origins keyed by a 64-bit
  * fingerprint of the access's pc, kind, size, whole shadow stack and held
- * locks, a hit confirmed exactly against the interned origin. Small slots,
- * so many fit: code under many different locks (one per bucket, per
- * variable) needs one origin per (pc, lock), and a 256-slot cache holding
- * the stacks themselves kept evicting itself (sharedspot; multiset's
- * working set still exceeds 2048 slots, and 8192 only moved its misses from
- * the depot into the cache). */
-#define GLS_ORC_BITS 11
+ * locks; a hit is exact when the slot's stack and lock-set names (below)
+ * are the thread's current ones, and is confirmed against the interned
+ * origin otherwise. Small slots, so many fit: code under many different
+ * locks (one per bucket, per variable) needs one origin per (pc, lock), and
+ * a 256-slot cache holding the stacks themselves kept evicting itself
+ * (sharedspot). 4096 slots in two ways (128 KiB a thread): multiset's
+ * working set is ~4000 origins per thread; with names the slots stay valid
+ * across calls, and 2048 slots missed twice as often (0.98 M vs 0.46 M of
+ * 9 M lookups), 8192 was no faster. */
+#define GLS_ORC_BITS 12
 struct gls_orc {
     uint64_t tag;                    /* fingerprint | 1; 0 = empty */
     uintptr_t pc;
     uint32_t kind_size;              /* kind << 24 | size */
     goldi_origin_t id;
-    uint32_t stack_version;          /* thread's versions when it was confirmed: equal */
-    uint32_t held_version;           /* now (with pc, kind, size) => no need to confirm again */
+    uint32_t stack_name;             /* names the origin was confirmed with: equal to the */
+    uint32_t held_name;              /* thread's now (with pc, kind, size) => the same origin */
+};
+
+/* Exact per-thread names for shadow stacks and held-lock sets. When the
+ * thread's stack (or locks) change, the new content is looked up in a small
+ * table by fingerprint and compared frame by frame (lock by lock): the same
+ * content gets its old name back, so an origin cached in an earlier call of
+ * the same function under the same locks is a hit again without a look at
+ * the depot (multiset: every operation is a call and a lock). A name is
+ * never given to two contents: a stack too deep (or too many locks) to keep
+ * gets a fresh name, valid until the next change; when the counter wraps,
+ * the tables and the origin cache are cleared. 0 = no name (never equal). */
+#define GLS_SNAME_BITS 6             /* stacks: a thread runs a few at a time */
+#define GLS_HNAME_BITS 9             /* lock sets: one per bucket lock, per variable lock */
+#define GLS_NAME_FRAMES 14
+#define GLS_NAME_LOCKS 4
+struct gls_sname {
+    uint64_t fp;
+    uint32_t name, depth;
+    uintptr_t frame[GLS_NAME_FRAMES];
+};
+struct gls_hname {
+    uint64_t fp;
+    uint32_t name, n;
+    uintptr_t addr[GLS_NAME_LOCKS];
+    uint8_t mode[GLS_NAME_LOCKS];
 };
 
 struct gls_tscratch;
@@ -154,6 +182,10 @@ struct gls_thr {
     struct gls_orc orc[1u << GLS_ORC_BITS];
     uint32_t fp_stack_version, fp_held_version;   /* versions the fingerprints below are of */
     uint64_t fp_stack, fp_held;       /* fingerprints of the shadow stack and of the held locks */
+    uint32_t stack_name, held_name;   /* their names (0 = none) */
+    uint32_t last_name;
+    struct gls_sname sname[1u << GLS_SNAME_BITS];
+    struct gls_hname hname[1u << GLS_HNAME_BITS];
 };
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -1997,9 +2029,63 @@ static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
 
 /* goldi_event_origin(ev), from the thread's cache when the same access
  * (pc, kind, size) was interned with the same stack and locks. Exact: a
- * fingerprint hit is confirmed against the interned origin unless the
- * thread's stack and locks have not changed since it last was. */
+ * fingerprint hit counts when the slot's stack and lock-set names are the
+ * thread's current ones, and is confirmed against the interned origin
+ * otherwise. */
 static uint64_t fp_mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + (h >> 29); }
+
+static uint32_t name_new(struct gls_thr *ts) {
+    if (++ts->last_name == 0) {   /* wrapped: no old name may stay anywhere */
+        goldi_memset(ts->orc, 0, sizeof ts->orc);
+        goldi_memset(ts->sname, 0, sizeof ts->sname);
+        goldi_memset(ts->hname, 0, sizeof ts->hname);
+        ts->stack_name = ts->held_name = 0;
+        ts->last_name = 1;
+    }
+    return ts->last_name;
+}
+
+static uint32_t stack_name(struct gls_thr *ts, const struct goldi_thr *thr, uint64_t fp) {
+    if (thr->depth > GLS_NAME_FRAMES)
+        return name_new(ts);
+    struct gls_sname *e = &ts->sname[fp >> (64 - GLS_SNAME_BITS)];
+    if (e->name && e->fp == fp && e->depth == thr->depth) {
+        uint32_t i = 0;
+        while (i < e->depth && e->frame[i] == thr->stack[i])
+            i++;
+        if (i == e->depth)
+            return e->name;
+    }
+    uint32_t name = name_new(ts);
+    e->fp = fp;
+    e->depth = thr->depth;
+    for (uint32_t i = 0; i < thr->depth; i++)
+        e->frame[i] = thr->stack[i];
+    e->name = name;
+    return name;
+}
+
+static uint32_t held_name(struct gls_thr *ts, const struct goldi_thr *thr, uint64_t fp) {
+    if (thr->n_held > GLS_NAME_LOCKS)
+        return name_new(ts);
+    struct gls_hname *e = &ts->hname[fp >> (64 - GLS_HNAME_BITS)];
+    if (e->name && e->fp == fp && e->n == thr->n_held) {
+        uint32_t i = 0;
+        while (i < e->n && e->addr[i] == thr->held[i].obj->addr && e->mode[i] == thr->held[i].mode)
+            i++;
+        if (i == e->n)
+            return e->name;
+    }
+    uint32_t name = name_new(ts);
+    e->fp = fp;
+    e->n = thr->n_held;
+    for (uint32_t i = 0; i < thr->n_held; i++) {
+        e->addr[i] = thr->held[i].obj->addr;
+        e->mode[i] = thr->held[i].mode;
+    }
+    e->name = name;
+    return name;
+}
 
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev) {
     const struct goldi_thr *thr = ev->thr;
@@ -2010,6 +2096,7 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
             h = fp_mix(h, thr->stack[i]);
         ts->fp_stack = h | 1;
         ts->fp_stack_version = thr->stack_version;
+        ts->stack_name = stack_name(ts, thr, ts->fp_stack);
     }
     if (ts->fp_held_version != thr->held_version || !ts->fp_held) {
         uint64_t h = fp_mix(2, thr->n_held);
@@ -2017,6 +2104,7 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
             h = fp_mix(fp_mix(h, thr->held[i].obj->addr), thr->held[i].mode);
         ts->fp_held = h | 1;
         ts->fp_held_version = thr->held_version;
+        ts->held_name = held_name(ts, thr, ts->fp_held);
     }
     uint32_t ks = (uint32_t)ev->kind << 24 | ev->size;
     uint64_t tag = fp_mix(fp_mix(fp_mix(ts->fp_stack, ts->fp_held), ev->pc), ks);
@@ -2027,12 +2115,12 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
         struct gls_orc *c = &set[way];
         if (c->tag != tag)
             continue;
-        bool same = c->stack_version == thr->stack_version && c->held_version == thr->held_version &&
-                    c->pc == ev->pc && c->kind_size == ks;
+        bool same = ts->stack_name && ts->held_name && c->stack_name == ts->stack_name &&
+                    c->held_name == ts->held_name && c->pc == ev->pc && c->kind_size == ks;
         if (!same && !goldi_event_origin_is(c->id, ev))
             break;   /* (a fingerprint collision: the slot is replaced below) */
-        c->stack_version = thr->stack_version;
-        c->held_version = thr->held_version;
+        c->stack_name = ts->stack_name;
+        c->held_name = ts->held_name;
         if (way) {
             struct gls_orc t = set[0];
             set[0] = *c;
@@ -2048,8 +2136,8 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
     c->tag = tag;
     c->pc = ev->pc;
     c->kind_size = ks;
-    c->stack_version = thr->stack_version;
-    c->held_version = thr->held_version;
+    c->stack_name = ts->stack_name;
+    c->held_name = ts->held_name;
     return c->id;
 }
 
