@@ -611,6 +611,14 @@ static void alock_set(struct gls_entry *e, struct gls_alock a) {
     e->alock_rw = a.rw;
 }
 
+/* Would thr pick the alock (id, mode, rw) again now? (the kept paths' test) */
+static bool alock_unchanged(const struct goldi_thr *thr, uint64_t id, uint8_t mode, uint8_t rw) {
+    if (!id && !thr->n_held)
+        return true;
+    struct gls_alock a = alock_pick(id, thr);
+    return a.id == id && (!id || (a.mode == mode && a.rw == rw));
+}
+
 /* --- inline records (docs/goldilocks.md "Inline records") -----------------------------------
  * A granule accessed by one thread only (the common case: thread-local data,
  * a band of an array) keeps its history in its own shadow words instead of
@@ -649,6 +657,14 @@ struct gls_inl {
 
 GOLDI_INLINE bool inl_is(uintptr_t w0) { return w0 & GRAN_INL; }
 GOLDI_INLINE goldi_tid_t inl_owner(uintptr_t w0) { return (goldi_tid_t)(w0 >> 32); }
+
+/* Empties the granule's record words (inline or packed), w[0] last with
+ * release: a lock-free reader that sees 0 backs off. */
+static void gran_wipe(goldi_shadow_word_t *w) {
+    for (unsigned i = 1; i < GRAN_SLOTS; i++)
+        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+    atomic_store_explicit(&w[0], 0, memory_order_release);
+}
 
 /* Thread of an interned origin (the W of a split record). */
 static goldi_tid_t origin_tid(goldi_origin_t o) {
@@ -754,6 +770,45 @@ static struct gls_alock alock_unpack(uint64_t v) {
     return a;
 }
 
+/* The entries an inline record stands for, as temporary entries c[0..n). */
+static uint32_t inl_entries(const struct gls_inl *f, struct gls_entry *c) {
+    uint32_t n = 0;
+    if (f->mw) {
+        c[n] = (struct gls_entry){ .kind = GLS_W, .owner = f->wowner, .origin = f->ow, .mask = f->mw };
+        alock_set(&c[n], alock_unpack(f->aw));
+        atomic_store_explicit(&c[n].pos, f->pw, memory_order_relaxed);
+        n++;
+    }
+    if (f->mr) {
+        c[n] = (struct gls_entry){ .kind = GLS_R, .owner = f->owner, .origin = f->or, .mask = f->mr };
+        alock_set(&c[n], alock_unpack(f->ar));
+        atomic_store_explicit(&c[n].pos, f->pr, memory_order_relaxed);
+        n++;
+    }
+    return n;
+}
+
+/* The inline record of t standing for es[0..n), if they are t's W and/or R
+ * only (no materialised set); false if they are not. f->reg is left 0. */
+static bool inl_of_entries(goldi_tid_t t, struct gls_entry *const *es, uint32_t n, struct gls_inl *f) {
+    *f = (struct gls_inl){ .owner = t, .wowner = t };
+    for (uint32_t i = 0; i < n; i++) {
+        const struct gls_entry *e = es[i];
+        if (e->owner != t || e->mat)
+            return false;
+        uint64_t pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
+        uint64_t al = alock_pack((struct gls_alock){ e->alock_id, e->alock_mode, e->alock_rw });
+        if (e->kind == GLS_W && !f->mw) {
+            f->mw = e->mask, f->pw = pos, f->ow = e->origin, f->aw = al;
+        } else if (e->kind == GLS_R && !f->mr) {
+            f->mr = e->mask, f->pr = pos, f->or = e->origin, f->ar = al;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The owner t's plain access of `piece` to an inline granule it owns, without
  * the granule lock: INL_DONE (updated) or INL_KEPT (nothing to change), or
  * INL_NO if the granule is not t's inline record (or is locked, or the
@@ -846,9 +901,7 @@ static uint64_t inl_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shado
         return 0;
     struct gls_inl f;
     inl_read(w, v, &f);
-    for (unsigned i = 1; i < GRAN_SLOTS; i++)
-        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
-    atomic_store_explicit(&w[0], 0, memory_order_release);   /* not inline: the owner's fast path backs off */
+    gran_wipe(w);   /* not inline: the owner's fast path backs off */
     if (f.mw)
         inl_materialise(g, ts, w, base, f.wowner, GLS_W, f.mw, f.pw, f.ow, f.aw);
     if (f.mr)
@@ -873,9 +926,7 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
         inl_store(w, &f);
         return;
     }
-    for (unsigned i = 1; i < GRAN_SLOTS; i++)
-        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
-    atomic_store_explicit(&w[0], 0, memory_order_release);
+    gran_wipe(w);
 }
 
 /* --- packed granules (docs/goldilocks.md "Packed granules") -----------------------------------
@@ -1015,9 +1066,7 @@ static uint64_t pack_min_pos(const struct gls_entry *c, uint32_t n) {
  * them (gc_granules). Caller holds the granule lock. */
 static void pack_expand_cells(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
                               const struct gls_entry *c, uint32_t n) {
-    for (unsigned i = 1; i < GRAN_SLOTS; i++)
-        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
-    atomic_store_explicit(&w[0], 0, memory_order_release);
+    gran_wipe(w);
     for (uint32_t i = 0; i < n; i++)
         inl_materialise(g, ts, w, base, c[i].owner, (enum gls_kind)c[i].kind, c[i].mask,
                         atomic_load_explicit(&c[i].pos, memory_order_relaxed), c[i].origin,
@@ -1042,19 +1091,7 @@ static bool inl_pack(struct gls_engine *g, goldi_shadow_word_t *w) {
     struct gls_inl f;
     inl_read(w, v, &f);
     struct gls_entry c[2];
-    uint32_t n = 0;
-    if (f.mw) {
-        c[n] = (struct gls_entry){ .kind = GLS_W, .owner = f.wowner, .origin = f.ow, .mask = f.mw };
-        alock_set(&c[n], alock_unpack(f.aw));
-        atomic_store_explicit(&c[n].pos, f.pw, memory_order_relaxed);
-        n++;
-    }
-    if (f.mr) {
-        c[n] = (struct gls_entry){ .kind = GLS_R, .owner = f.owner, .origin = f.or, .mask = f.mr };
-        alock_set(&c[n], alock_unpack(f.ar));
-        atomic_store_explicit(&c[n].pos, f.pr, memory_order_relaxed);
-        n++;
-    }
+    uint32_t n = inl_entries(&f, c);
     bool fits = true;
     for (uint32_t i = 0; i < n; i++)
         fits &= pack_fits(&c[i]);
@@ -1078,9 +1115,7 @@ static void pack_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_wo
             c[k++] = c[i];
     }
     if (!k) {
-        for (unsigned i = 1; i < GRAN_SLOTS; i++)
-            atomic_store_explicit(&w[i], 0, memory_order_relaxed);
-        atomic_store_explicit(&w[0], 0, memory_order_release);
+        gran_wipe(w);
     } else if (!pack_store(w, c, k, pack_reg(w0))) {
         pack_expand_cells(g, ts, w, base, c, k);   /* (fewer bytes never need more cells; kept for safety) */
     }
@@ -1648,6 +1683,49 @@ static void check_granule(struct gls_access *x, uint8_t piece, struct gls_entry 
         check_batch(x, piece, batch, nb);
 }
 
+/* update_granule's rule, in parts shared with packed granules (pack_update).
+ * The access's own record among es[0..n): t's entry of its kind covering
+ * the piece; *others: the access drops or changes another entry there. */
+GOLDI_INLINE struct gls_entry *own_record(const struct gls_access *x, enum gls_kind kind, uint8_t piece,
+                                    struct gls_entry *const *es, uint32_t n, bool *others) {
+    struct gls_entry *mine = NULL;
+    *others = false;
+    for (uint32_t i = 0; i < n; i++) {
+        struct gls_entry *e = es[i];
+        if (!(e->mask & piece))
+            continue;
+        if (e->kind == kind && e->owner == x->t && (e->mask & piece) == piece && !mine)
+            mine = e;
+        else if (kind == GLS_W || (e->kind == kind && e->owner == x->t))
+            *others = true;
+    }
+    return mine;
+}
+
+/* Kept: t's record already covers the piece and still stands for {t} (no
+ * cell of t since its pos), and no other entry is dropped by the access;
+ * at most its origin and alock change. True (counted) if so. */
+GOLDI_INLINE bool record_kept(struct gls_access *x, struct gls_entry *mine, bool others, uint8_t piece,
+                        struct gls_alock al) {
+    if (!mine || others || mine->mat || atomic_load_explicit(&mine->pos, memory_order_relaxed) < x->ts->epoch_pos)
+        return false;
+    if (mine->mask == piece) {
+        mine->origin = x->origin;
+        alock_set(mine, al);
+    } else if (mine->origin != x->origin || !alock_same(mine, al)) {
+        return false;
+    }
+    tstat(x->ts, GLS_ST_KEPT, 1);
+    return true;
+}
+
+/* Same history as the access: e may take the piece's bytes too. */
+GOLDI_INLINE bool record_joins(const struct gls_access *x, const struct gls_entry *e, enum gls_kind kind,
+                         struct gls_alock al) {
+    return e->kind == kind && e->owner == x->t && !e->mat && e->origin == x->origin &&
+           atomic_load_explicit(&e->pos, memory_order_relaxed) >= x->ts->epoch_pos && alock_same(e, al);
+}
+
 /* Records the access as the newest entry of its kind for the bytes of the
  * piece (2.3 read/write extension): owner := t, set := {t} (started at t's
  * epoch), alock re-picked. A plain write first drops every entry on those
@@ -1656,35 +1734,11 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
                            uint32_t n) {
     enum gls_kind kind = x->atomic ? (x->write ? GLS_AW : GLS_AR) : (x->write ? GLS_W : GLS_R);
     struct gls_thr *ts = x->ts;
-    /* Fast path: t's entry of this kind already covers the piece and still
-     * stands for {t} (no cell of t since its pos), and no other entry is
-     * dropped by the access. */
-    struct gls_entry *mine = NULL;
-    bool others = false;
-    for (uint32_t i = 0; i < n; i++) {
-        struct gls_entry *e = es[i];
-        if (!(e->mask & piece))
-            continue;
-        if (e->kind == kind && e->owner == x->t && (e->mask & piece) == piece && !mine)
-            mine = e;
-        else if (kind == GLS_W || (e->kind == kind && e->owner == x->t))
-            others = true;
-    }
-    uint64_t old_alock = mine ? mine->alock_id : 0;
-    struct gls_alock al = alock_pick(old_alock, x->thr);
-    if (mine && !others && !mine->mat &&
-        atomic_load_explicit(&mine->pos, memory_order_relaxed) >= ts->epoch_pos) {
-        if (mine->mask == piece) {
-            mine->origin = x->origin;
-            alock_set(mine, al);
-            tstat(ts, GLS_ST_KEPT, 1);
-            return;
-        }
-        if (mine->origin == x->origin && alock_same(mine, al)) {
-            tstat(ts, GLS_ST_KEPT, 1);
-            return;
-        }
-    }
+    bool others;
+    struct gls_entry *mine = own_record(x, kind, piece, es, n, &others);
+    struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, x->thr);
+    if (record_kept(x, mine, others, piece, al))
+        return;
     /* General case: take the piece's bytes away from the superseded entries. */
     struct gls_entry *reuse = NULL;
     for (uint32_t i = n; i-- > 0;) {
@@ -1712,8 +1766,7 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
         es = gran_entries(w, buf, &m);
         for (uint32_t i = 0; i < m; i++) {
             struct gls_entry *e = es[i];
-            if (e->kind == kind && e->owner == x->t && !e->mat && e->origin == x->origin &&
-                atomic_load_explicit(&e->pos, memory_order_relaxed) >= ts->epoch_pos && alock_same(e, al)) {
+            if (record_joins(x, e, kind, al)) {
                 e->mask |= piece;
                 if (reuse)
                     entry_free(x->g, ts, reuse);
@@ -1778,47 +1831,48 @@ static void inl_create(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pie
  * granule registers in the chunk of its oldest pos (not if that chunk is
  * being collected: then it stays as it is). */
 static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
-    struct gls_entry *buf[GOLDI_GRANULE], *ew = NULL, *er = NULL;
+    struct gls_entry *buf[GOLDI_GRANULE];
     uint32_t n;
     struct gls_entry **es = gran_entries(w, buf, &n);
-    if (n == 0 || n > 2)
+    struct gls_inl f;
+    if (n == 0 || n > 2 || !inl_of_entries(x->t, es, n, &f))
         return;
-    for (uint32_t i = 0; i < n; i++) {
-        struct gls_entry *e = es[i];
-        if (e->owner != x->t || e->mat)
-            return;
-        if (e->kind == GLS_W && !ew)
-            ew = e;
-        else if (e->kind == GLS_R && !er)
-            er = e;
-        else
-            return;
-    }
-    struct gls_inl f = { .owner = x->t, .wowner = x->t };
-    if (ew) {
-        f.mw = ew->mask;
-        f.pw = atomic_load_explicit(&ew->pos, memory_order_relaxed);
-        f.ow = ew->origin;
-        f.aw = alock_pack((struct gls_alock){ ew->alock_id, ew->alock_mode, ew->alock_rw });
-    }
-    if (er) {
-        f.mr = er->mask;
-        f.pr = atomic_load_explicit(&er->pos, memory_order_relaxed);
-        f.or = er->origin;
-        f.ar = alock_pack((struct gls_alock){ er->alock_id, er->alock_mode, er->alock_rw });
-    }
     uint64_t c = inl_min_pos(&f) >> GLS_CHUNK_BITS;
     if (!gls_list_register_granule(x->g->list, x->base, c, x->t))
         return;
     f.reg = c + 1;
+    /* es may be an overflow array left with one or two entries: it goes too */
+    struct gls_entry *freed[2] = { es[0], n > 1 ? es[1] : NULL };
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     for (unsigned i = 0; i < GRAN_SLOTS; i++)
         atomic_store_explicit(&w[i], 0, memory_order_relaxed);
-    if (ew)
-        entry_free(x->g, x->ts, ew);
-    if (er)
-        entry_free(x->g, x->ts, er);
+    if (w0 & GRAN_OVF)
+        goldi_free((void *)(w0 & ~GRAN_OVF));
+    for (uint32_t i = 0; i < n; i++)
+        entry_free(x->g, x->ts, freed[i]);
     inl_store(w, &f);
     tstat(x->ts, GLS_ST_INL_CONTRACT, 1);
+}
+
+/* The pos of a record t adds to a granule registered (inline or packed) in
+ * chunk *reg - 1: t's epoch start, unless that is in an earlier chunk, which
+ * then takes the granule's ref (*reg updated) -- or, if that chunk no longer
+ * takes registrations, the tail, which starts the same set (as in
+ * inl_create). Caller holds the granule lock. */
+static uint64_t granule_new_pos(struct gls_access *x, uint64_t *reg) {
+    struct gls_thr *ts = x->ts;
+    struct gls_list *l = x->g->list;
+    uint64_t pos = ts->epoch_pos;
+    while ((pos >> GLS_CHUNK_BITS) + 1 < *reg) {
+        if (gls_list_register_granule(l, x->base, pos >> GLS_CHUNK_BITS, x->t)) {
+            *reg = (pos >> GLS_CHUNK_BITS) + 1;
+            break;
+        }
+        pos = atomic_load(&l->tail);
+    }
+    if (pos > ts->epoch_pos)
+        ts->epoch_pos = pos;
+    return pos;
 }
 
 /* A plain access by t to an inline granule that inl_try did not take (t is
@@ -1838,20 +1892,7 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
         return false;
     struct gls_inl f;
     inl_read(w, v, &f);
-    uint64_t pos = ts->epoch_pos, al = 0;
-    /* The new part's pos: t's epoch start, unless that is in a chunk before
-     * the one holding the granule's ref and that chunk no longer takes
-     * registrations (then the tail starts the same set, as in inl_create). */
-    struct gls_list *l = x->g->list;
-    while (record && (pos >> GLS_CHUNK_BITS) + 1 < f.reg) {
-        if (gls_list_register_granule(l, x->base, pos >> GLS_CHUNK_BITS, t)) {
-            f.reg = (pos >> GLS_CHUNK_BITS) + 1;
-            break;
-        }
-        pos = atomic_load(&l->tail);
-    }
-    if (pos > ts->epoch_pos)
-        ts->epoch_pos = pos;
+    uint64_t pos = record ? granule_new_pos(x, &f.reg) : ts->epoch_pos, al = 0;
     bool ok;
     if (!record) {
         ok = true;
@@ -1868,21 +1909,8 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
         atomic_store_explicit(&w[0], v, memory_order_release);
         return false;
     }
-    struct gls_entry ew = { .kind = GLS_W, .owner = f.wowner, .origin = f.ow, .mask = f.mw };
-    struct gls_entry er = { .kind = GLS_R, .owner = f.owner, .origin = f.or, .mask = f.mr };
-    struct gls_entry *es[2];
-    uint32_t n = 0;
-    if (f.mw) {
-        alock_set(&ew, alock_unpack(f.aw));
-        atomic_store_explicit(&ew.pos, f.pw, memory_order_relaxed);
-        es[n++] = &ew;
-    }
-    if (f.mr) {
-        alock_set(&er, alock_unpack(f.ar));
-        atomic_store_explicit(&er.pos, f.pr, memory_order_relaxed);
-        es[n++] = &er;
-    }
-    check_granule(x, piece, es, n);
+    struct gls_entry c[2], *es[2] = { &c[0], &c[1] };
+    check_granule(x, piece, es, inl_entries(&f, c));
     if (!record) {
         atomic_store_explicit(&w[0], v, memory_order_release);
         return true;
@@ -1913,34 +1941,17 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     return true;
 }
 
-/* update_granule's rule on the entries c[0..n) of a packed granule for t's
- * plain access (a new entry gets pos `pos`); returns the new count, which
- * may be n + 1 (c has room for it). */
-static uint32_t pack_update(struct gls_access *x, struct gls_entry *c, uint32_t n, uint8_t piece, uint64_t pos) {
+/* update_granule's rule on the entries c[0..n) of a packed granule (es
+ * points at them) for t's plain access (a new entry gets pos `pos`);
+ * returns the new count, which may be n + 1 (c has room for it). */
+static uint32_t pack_update(struct gls_access *x, struct gls_entry *c, struct gls_entry *const *es, uint32_t n,
+                            uint8_t piece, uint64_t pos) {
     enum gls_kind kind = x->write ? GLS_W : GLS_R;
-    struct gls_entry *mine = NULL;
-    bool others = false;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!(c[i].mask & piece))
-            continue;
-        if (c[i].kind == kind && c[i].owner == x->t && (c[i].mask & piece) == piece && !mine)
-            mine = &c[i];
-        else if (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t))
-            others = true;
-    }
+    bool others;
+    struct gls_entry *mine = own_record(x, kind, piece, es, n, &others);
     struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, x->thr);
-    if (mine && !others && atomic_load_explicit(&mine->pos, memory_order_relaxed) >= x->ts->epoch_pos) {
-        if (mine->mask == piece) {
-            mine->origin = x->origin;
-            alock_set(mine, al);
-            tstat(x->ts, GLS_ST_KEPT, 1);
-            return n;
-        }
-        if (mine->origin == x->origin && alock_same(mine, al)) {
-            tstat(x->ts, GLS_ST_KEPT, 1);
-            return n;
-        }
-    }
+    if (record_kept(x, mine, others, piece, al))
+        return n;
     uint32_t k = 0;   /* the piece's bytes leave the superseded cells */
     for (uint32_t i = 0; i < n; i++) {
         if ((c[i].mask & piece) && (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t)))
@@ -1949,8 +1960,7 @@ static uint32_t pack_update(struct gls_access *x, struct gls_entry *c, uint32_t 
             c[k++] = c[i];
     }
     for (uint32_t i = 0; i < k; i++)   /* same history as a cell on other bytes: share it */
-        if (c[i].kind == kind && c[i].owner == x->t && c[i].origin == x->origin &&
-            atomic_load_explicit(&c[i].pos, memory_order_relaxed) >= x->ts->epoch_pos && alock_same(&c[i], al)) {
+        if (record_joins(x, &c[i], kind, al)) {
             c[i].mask |= piece;
             tstat(x->ts, GLS_ST_SHARED, 1);
             return k;
@@ -1964,22 +1974,13 @@ static uint32_t pack_update(struct gls_access *x, struct gls_entry *c, uint32_t 
 
 /* Cells that are t's W and/or R only fold back into an inline record of t
  * (same registry chunk), so t's next accesses take the lock-free path. */
-static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, const struct gls_entry *c, uint32_t n,
+static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, struct gls_entry *c, uint32_t n,
                           uint64_t reg) {
-    struct gls_inl f = { .owner = x->t, .wowner = x->t, .reg = reg };
-    for (uint32_t i = 0; i < n; i++) {
-        if (c[i].owner != x->t)
-            return false;
-        uint64_t pos = atomic_load_explicit(&c[i].pos, memory_order_relaxed);
-        uint64_t al = alock_pack((struct gls_alock){ c[i].alock_id, c[i].alock_mode, c[i].alock_rw });
-        if (c[i].kind == GLS_W && !f.mw) {
-            f.mw = c[i].mask, f.pw = pos, f.ow = c[i].origin, f.aw = al;
-        } else if (c[i].kind == GLS_R && !f.mr) {
-            f.mr = c[i].mask, f.pr = pos, f.or = c[i].origin, f.ar = al;
-        } else {
-            return false;
-        }
-    }
+    struct gls_entry *es[2] = { &c[0], &c[1] };
+    struct gls_inl f;
+    if (n > 2 || !inl_of_entries(x->t, es, n, &f))
+        return false;
+    f.reg = reg;
     inl_store(w, &f);
     tstat(x->ts, GLS_ST_PACK_CONTRACT, 1);
     return true;
@@ -1999,22 +2000,9 @@ static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     check_granule(x, piece, es, n);
     if (!record)
         return;
-    /* A new cell's pos is t's epoch start, unless that is in a chunk before
-     * the granule's registry chunk and that chunk no longer takes
-     * registrations (then the tail starts the same set, as in inl_create). */
-    atomic_store_explicit(&w[0], w0 | GRAN_BUSY, memory_order_relaxed);
-    struct gls_list *l = x->g->list;
-    uint64_t reg = pack_reg(w0), pos = ts->epoch_pos;
-    while ((pos >> GLS_CHUNK_BITS) + 1 < reg) {
-        if (gls_list_register_granule(l, x->base, pos >> GLS_CHUNK_BITS, x->t)) {
-            reg = (pos >> GLS_CHUNK_BITS) + 1;
-            break;
-        }
-        pos = atomic_load(&l->tail);
-    }
-    if (pos > ts->epoch_pos)
-        ts->epoch_pos = pos;
-    n = pack_update(x, c, n, piece, pos);
+    atomic_store_explicit(&w[0], w0 | GRAN_BUSY, memory_order_relaxed);   /* (the ref may move) */
+    uint64_t reg = pack_reg(w0), pos = granule_new_pos(x, &reg);
+    n = pack_update(x, c, es, n, piece, pos);
     bool fits = true;
     for (uint32_t i = 0; fits && i < n; i++)
         fits = pack_fits(&c[i]);
@@ -2310,12 +2298,8 @@ static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_sha
     }
     if (!mine || RELAXED(mine->mat) || atomic_load_explicit(&mine->pos, memory_order_relaxed) < ts->epoch_pos)
         return false;
-    uint64_t aid = RELAXED(mine->alock_id);
-    if (aid || thr->n_held) {
-        struct gls_alock a = alock_pick(aid, thr);
-        if (a.id != aid || (aid && (a.mode != RELAXED(mine->alock_mode) || a.rw != RELAXED(mine->alock_rw))))
-            return false;
-    }
+    if (!alock_unchanged(thr, RELAXED(mine->alock_id), RELAXED(mine->alock_mode), RELAXED(mine->alock_rw)))
+        return false;
     atomic_thread_fence(memory_order_acquire);
     return atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) == v1;
 }
@@ -2358,13 +2342,10 @@ static bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, gold
     if (mine < 0 || (cw[2 * mine] & ((UINT64_C(1) << PACK_POS_BITS) - 1)) < ts->epoch_pos)
         return false;
     uint64_t b = cw[2 * mine + 1];
-    uint64_t aid = (b & PACK_DUAL) ? 0 : b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1);
-    if (aid || thr->n_held) {
-        struct gls_alock a = alock_pick(aid, thr);
-        if (a.id != aid || (aid && (a.mode != (b >> 62 & 1) || a.rw != (b >> 63))))
-            return false;
-    }
-    return true;
+    if (b & PACK_DUAL)
+        return alock_unchanged(thr, 0, 0, 0);
+    return alock_unchanged(thr, b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1), (uint8_t)(b >> 62 & 1),
+                           (uint8_t)(b >> 63));
 }
 
 /* The runtime's lock-free shortcut (goldi_sink.on_access_fast): a plain
