@@ -16,15 +16,9 @@ void goldi_die(const char *msg) {
 }
 
 void goldi_spin_wait_slow(goldi_spinlock_t *l) {
-    for (unsigned spins = 0;; spins++) {
-        while (atomic_load_explicit(&l->v, memory_order_relaxed)) {
-            if (++spins > 64) {
-                goldi_os_yield();
-                spins = 0;
-            } else {
-                __builtin_ia32_pause();
-            }
-        }
+    for (unsigned spins = 0;;) {
+        while (atomic_load_explicit(&l->v, memory_order_relaxed))
+            goldi_spin_backoff(&spins);
         if (goldi_spin_trylock(l))
             return;
     }

@@ -11,6 +11,18 @@ typedef struct goldi_spinlock { _Atomic uint32_t v; } goldi_spinlock_t;
 
 void goldi_spin_wait_slow(goldi_spinlock_t *l);
 
+/* One round of waiting for another core: pause, and after 64 rounds give
+ * the CPU away (the holder may be preempted: 2 cores, more threads). */
+void goldi_os_yield(void);
+GOLDI_INLINE void goldi_spin_backoff(unsigned *spins) {
+    if (++*spins > 64) {
+        goldi_os_yield();
+        *spins = 0;
+    } else {
+        __builtin_ia32_pause();
+    }
+}
+
 GOLDI_INLINE bool goldi_spin_trylock(goldi_spinlock_t *l) {
     return atomic_exchange_explicit(&l->v, 1, memory_order_acquire) == 0;
 }

@@ -10,11 +10,13 @@ static struct goldi_sink *sinks[GOLDI_MAX_SINKS];
 static unsigned n_sinks;
 
 struct goldi_sink *goldi_dispatch_fast_sink;
+static bool striped_locks;   /* some sink's on_access needs the striped granule lock */
 
 void goldi_dispatch_attach(struct goldi_sink *s) {
     GOLDI_CHECK_OP(n_sinks, <, GOLDI_MAX_SINKS);
     sinks[n_sinks++] = s;
     goldi_dispatch_fast_sink = n_sinks == 1 && s->on_access_fast ? s : NULL;
+    striped_locks |= s->on_access && !s->own_granule_locks;
 }
 
 unsigned goldi_dispatch_n_sinks(void) { return n_sinks; }
@@ -73,12 +75,14 @@ static void dispatch_access(const struct goldi_event *ev) {
         uintptr_t gend = (a | (GOLDI_GRANULE - 1)) + 1;
         if (gend > end || gend == 0)
             gend = end;
-        goldi_spinlock_t *lk = goldi_granule_lock(a);
-        goldi_spin_lock(lk);
+        goldi_spinlock_t *lk = striped_locks ? goldi_granule_lock(a) : NULL;
+        if (lk)
+            goldi_spin_lock(lk);
         for (unsigned i = 0; i < n_sinks; i++)
             if (sinks[i]->on_access)
                 sinks[i]->on_access(sinks[i]->self, ev, a, (unsigned)(gend - a));
-        goldi_spin_unlock(lk);
+        if (lk)
+            goldi_spin_unlock(lk);
         a = gend;
     }
 }

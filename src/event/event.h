@@ -192,13 +192,18 @@ struct goldi_sink {
     void *self;
     unsigned index;
     /* Access piece [addr, addr+size) inside one 8-byte granule, called with the
-     * granule lock held, for READ/WRITE/FREE and atomic events. May be NULL. */
+     * granule's striped lock held (unless own_granule_locks), for
+     * READ/WRITE/FREE and atomic events. May be NULL. */
     void (*on_access)(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size);
-    /* Optional lock-free shortcut for a plain READ/WRITE [addr, addr+size)
-     * inside one granule, tried by the runtime before it builds an event, and
-     * only while this sink is the only one attached: returns true if the
-     * access is fully handled (no race possible, state updated), false to get
-     * the ordinary on_access. Runs without the granule lock. May be NULL. */
+    /* on_access serialises the accesses to a granule by a lock of its own:
+     * the dispatcher takes no striped lock when every sink says so. */
+    bool own_granule_locks;
+    /* Optional shortcut for a plain READ/WRITE [addr, addr+size) inside one
+     * granule, tried by the runtime before it builds an event, and only while
+     * this sink is the only one attached (no other sink needs the event):
+     * returns true if the access is fully handled (checked, state updated),
+     * false to get the ordinary event. Runs without the striped lock. May be
+     * NULL. */
     bool (*on_access_fast)(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                            uintptr_t pc);
     /* Every event, after its access pieces; for atomics inside the object's

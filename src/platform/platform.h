@@ -20,6 +20,11 @@ void goldi_os_close(int fd);
 int goldi_os_getpid(void);
 int goldi_os_gettid(void);
 void goldi_os_yield(void);
+/* Process-wide memory barrier (membarrier(2), private expedited): when it
+ * returns, every thread of the process has run a full barrier. Register
+ * once first; both return false where the kernel refuses. */
+bool goldi_os_membarrier_register(void);
+bool goldi_os_membarrier(void);
 GOLDI_NORETURN void goldi_os_abort(void);
 GOLDI_NORETURN void goldi_os_exit(int code);
 /* getenv without libc's locks; valid before libc initialisation finishes. */

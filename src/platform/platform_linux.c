@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/membarrier.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -52,6 +53,10 @@ void goldi_os_close(int fd) { syscall(SYS_close, fd); }
 int goldi_os_getpid(void) { return (int)syscall(SYS_getpid); }
 int goldi_os_gettid(void) { return (int)syscall(SYS_gettid); }
 void goldi_os_yield(void) { syscall(SYS_sched_yield); }
+bool goldi_os_membarrier_register(void) {
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+bool goldi_os_membarrier(void) { return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0; }
 
 void goldi_os_abort(void) {
     syscall(SYS_kill, syscall(SYS_getpid), SIGABRT);

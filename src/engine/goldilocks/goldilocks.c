@@ -186,6 +186,7 @@ struct gls_thr {
     uint32_t last_name;
     struct gls_sname sname[1u << GLS_SNAME_BITS];
     struct gls_hname hname[1u << GLS_HNAME_BITS];
+    _Atomic uint32_t in_gran;         /* holds a granule lock (gran_lock): fork waits for 0 */
 };
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -213,6 +214,7 @@ struct gls_engine {
     struct gls_gc_scratch *gc_scratch;
     _Atomic uint64_t cells_peak;
     _Atomic bool forked_child;       /* this process is a fork child: inline lock bits may be orphaned */
+    _Atomic uint32_t fork_gate;      /* a fork is being prepared: no new granule locks (gran_lock) */
     struct gls_shard st[GLS_SHARDS];
 };
 
@@ -442,23 +444,68 @@ static void entry_free(struct gls_engine *g, struct gls_thr *ts, struct gls_entr
  * pointer or 0. A granule with more than 7 entries (many reader threads,
  * mixed sizes) keeps them in an overflow array instead: word 0 = array |
  * GRAN_OVF, words 1..6 = 0. Entries are 16-byte aligned, so bit 0 is free
- * for the tag. Word 7 is the granule's version (a seqlock: odd while the
- * holder of the granule lock changes the granule's words or entries), so a
- * thread can look at the granule without the lock (kept_fast). */
+ * for the tag. Word 7 is the granule's lock and version at once: odd while
+ * a thread holds the granule (gran_lock) and changes its words or entries,
+ * advanced by 2 per hold, so a thread can also look at the granule without
+ * the lock, as a seqlock reader (kept_fast). The lock shares the line the
+ * access has just read: a slow-path access costs no further miss for it. */
 #define GRAN_OVF ((uintptr_t)1)
 #define GRAN_SLOTS 7
 #define GRAN_VER 7
 
-/* Seqlock writer side, under the granule lock. */
-static void gran_ver_begin(goldi_shadow_word_t *w) {
-    atomic_store_explicit(&w[GRAN_VER], atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) + 1,
-                          memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
+/* Takes the granule's lock (word 7 even -> odd). Granule locks are the
+ * innermost of the engine's locks but for the pool, list, origin, report
+ * and allocator locks, and a thread holds one at a time. Fork must not copy
+ * a granule locked by a thread the child will not have, so a thread marks
+ * itself in_gran, then looks at fork_gate, and only with the gate open
+ * touches word 7; fork_gate_close sets the gate, makes every thread run a
+ * full barrier (membarrier), then waits until no thread is marked. Either
+ * the thread sees the gate or fork sees the mark (Dekker, the thread's
+ * fence supplied by membarrier; where the kernel refuses membarrier the
+ * thread fences itself). */
+static bool gate_self_fence;   /* no membarrier: gran_lock fences (set at create) */
+
+static void gran_lock(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w) {
+    GOLDI_DCHECK(!atomic_load_explicit(&ts->in_gran, memory_order_relaxed));
+    for (unsigned spins = 0;; goldi_spin_backoff(&spins)) {
+        uint64_t v = atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed);
+        if (v & 1)
+            continue;
+        atomic_store_explicit(&ts->in_gran, 1, memory_order_relaxed);
+        if (GOLDI_UNLIKELY(gate_self_fence))
+            atomic_thread_fence(memory_order_seq_cst);
+        else
+            atomic_signal_fence(memory_order_seq_cst);   /* (the compiler keeps the order) */
+        if (GOLDI_LIKELY(!atomic_load_explicit(&g->fork_gate, memory_order_relaxed)) &&
+            atomic_compare_exchange_weak_explicit(&w[GRAN_VER], &v, v + 1, memory_order_acquire,
+                                                  memory_order_relaxed))
+            return;
+        atomic_store_explicit(&ts->in_gran, 0, memory_order_release);
+    }
 }
-static void gran_ver_end(goldi_shadow_word_t *w) {
+
+static void gran_unlock(struct gls_thr *ts, goldi_shadow_word_t *w) {
+    atomic_store_explicit(&w[GRAN_VER], atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) + 1,
+                          memory_order_release);
+    atomic_store_explicit(&ts->in_gran, 0, memory_order_release);
+}
+
+/* The same for the GC, which holds gc_lock: fork takes gc_lock before it
+ * closes the gate, so no collection is under way when it waits. */
+static void gc_gran_lock(goldi_shadow_word_t *w) {
+    for (unsigned spins = 0;; goldi_spin_backoff(&spins)) {
+        uint64_t v = atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed);
+        if (!(v & 1) && atomic_compare_exchange_weak_explicit(&w[GRAN_VER], &v, v + 1, memory_order_acquire,
+                                                              memory_order_relaxed))
+            return;
+    }
+}
+
+static void gc_gran_unlock(goldi_shadow_word_t *w) {
     atomic_store_explicit(&w[GRAN_VER], atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) + 1,
                           memory_order_release);
 }
+
 struct gls_ovf {
     uint32_t n, cap;
     struct gls_entry *e[];
@@ -1149,55 +1196,35 @@ static uint8_t byte_mask(uintptr_t lo, uintptr_t hi) {   /* bytes [lo, hi) of lo
     return (uint8_t)(((1u << b) - 1) & ~((1u << a) - 1));
 }
 
+/* Bytes `mask` of the granule at base start afresh, in whatever form it is. */
+static void gran_reset(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
+                       uint8_t mask) {
+    gran_lock(g, ts, w);
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (inl_is(w0))
+        inl_clear(g, w, mask);
+    else if (pack_is(w0))
+        pack_clear(g, ts, w, base, mask);
+    else
+        gran_clear(g, ts, w, mask);
+    gran_unlock(ts, w);
+}
+
 static void reset_partial(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, uintptr_t hi) {
     uintptr_t base = lo & ~(uintptr_t)(GOLDI_GRANULE - 1);
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
-    if (!w)
-        return;
-    goldi_spinlock_t *lk = goldi_granule_lock(base);
-    goldi_spin_lock(lk);
-    gran_ver_begin(w);
-    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    if (inl_is(w0))
-        inl_clear(g, w, byte_mask(lo, hi));
-    else if (pack_is(w0))
-        pack_clear(g, ts, w, base, byte_mask(lo, hi));
-    else
-        gran_clear(g, ts, w, byte_mask(lo, hi));
-    gran_ver_end(w);
-    goldi_spin_unlock(lk);
+    if (w)
+        gran_reset(g, ts, w, base, byte_mask(lo, hi));
 }
 
-/* Whole granules: every word of the granule is dropped (called per non-zero
- * word, under the granule lock, by goldi_shadow_for_each). */
+/* Whole granules, called for every non-zero word by goldi_shadow_for_each:
+ * the first one of a granule resets all of it (accesses of other threads
+ * may change the granule between two calls: it is read under its lock). */
 static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
     struct gls_reset *r = ctx;
     unsigned i = (unsigned)(addr & (GOLDI_GRANULE - 1));
-    if (i == GRAN_VER)
-        return;   /* the version stays: it only grows */
-    goldi_shadow_word_t *w0 = w - i;
-    uintptr_t v = atomic_load_explicit(w, memory_order_relaxed);
-    gran_ver_begin(w0);
-    if (inl_is(v)) {   /* word 0 of an inline granule (visited first): clears words 0..6 */
-        inl_clear(r->g, w, 0xff);
-        gran_ver_end(w0);
-        return;
-    }
-    if (pack_is(v)) {   /* word 0 of a packed granule: the same */
-        pack_clear(r->g, r->ts, w, addr, 0xff);
-        gran_ver_end(w0);
-        return;
-    }
-    if (v & GRAN_OVF) {
-        struct gls_ovf *o = (struct gls_ovf *)(v & ~GRAN_OVF);
-        for (uint32_t i = 0; i < o->n; i++)
-            entry_free(r->g, r->ts, o->e[i]);
-        goldi_free(o);
-    } else {
-        entry_free(r->g, r->ts, slot_entry(v));
-    }
-    atomic_store_explicit(w, 0, memory_order_relaxed);
-    gran_ver_end(w0);
+    if (i != GRAN_VER)   /* (the version is not state: it only grows) */
+        gran_reset(r->g, r->ts, w - i, addr - i, 0xff);
 }
 
 static void reset_range(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, size_t n) {
@@ -2129,11 +2156,11 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
     return c->id;
 }
 
-static void access_locked(struct gls_engine *g, const struct goldi_event *ev, uintptr_t addr, unsigned size,
-                          goldi_shadow_word_t *w);
+static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
+                          unsigned size, goldi_shadow_word_t *w);
 
-/* Under the granule lock (the dispatcher holds it): the granule's version
- * is odd for the whole of it, so lock-free lookers retry or back off. */
+/* Under the granule's own lock (the sink sets own_granule_locks: the
+ * dispatcher takes no striped lock for it). */
 static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
     struct gls_engine *g = self;
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
@@ -2141,13 +2168,14 @@ static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
                                                        : goldi_shadow_word_if_present(g->env.plane, base);
     if (!w)
         return;
-    gran_ver_begin(w);
-    access_locked(g, ev, addr, size, w);
-    gran_ver_end(w);
+    struct gls_thr *ts = thr_state(g, ev->thr);   /* (before the lock: a new state takes thr_lock) */
+    gran_lock(g, ts, w);
+    access_locked(g, ts, ev, addr, size, w);
+    gran_unlock(ts, w);
 }
 
-static void access_locked(struct gls_engine *g, const struct goldi_event *ev, uintptr_t addr, unsigned size,
-                          goldi_shadow_word_t *w) {
+static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
+                          unsigned size, goldi_shadow_word_t *w) {
     struct gls_access x;
     switch ((enum goldi_event_kind)ev->kind) {
     case GOLDI_EV_READ: x.write = false; x.atomic = false; break;
@@ -2162,7 +2190,7 @@ static void access_locked(struct gls_engine *g, const struct goldi_event *ev, ui
     x.g = g;
     x.ev = ev;
     x.thr = ev->thr;
-    x.ts = thr_state(g, ev->thr);
+    x.ts = ts;
     x.t = ev->thr->tid;
     x.base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
     if (GOLDI_UNLIKELY(!x.ts->sc))
@@ -2348,42 +2376,20 @@ static bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, gold
                            (uint8_t)(b >> 63));
 }
 
-/* The runtime's lock-free shortcut (goldi_sink.on_access_fast): a plain
- * access by the owner of an inline granule, inside that granule (no other
- * thread has state there, so there is nothing to check: owner short-circuit,
- * and the update is the inline one), or an access that changes nothing
- * (kept_fast). Anything else returns false and takes the dispatcher's path. */
+/* The runtime's shortcut for a plain access inside one granule
+ * (goldi_sink.on_access_fast, called only while this engine is the only
+ * sink, so no other sink needs the event). Without the granule lock: an
+ * access by the owner of an inline granule (no other thread has state
+ * there, so there is nothing to check: owner short-circuit, and the update
+ * is the inline one), or one that changes nothing (kept_fast). Anything
+ * else is the dispatcher's on_access, run here under the granule lock: no
+ * event is dispatched, and the lock is on the line just read. */
 static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                                uintptr_t pc) {
     struct gls_engine *g = self;
     struct gls_thr *ts = thr->estate[g->env.index];
-    if (GOLDI_UNLIKELY(!ts))
-        return false;
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
-    if (!w)
-        return false;
-    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    if (pack_is(w0)) {
-        if (!pack_kept_fast(ts, thr, w, byte_mask(addr, addr + size), write))
-            return false;
-        tstat(ts, GLS_ST_KEPT_FAST, 1);
-        return true;
-    }
-    if (!inl_is(w0)) {
-        /* A write seldom changes nothing: when kept_fast says no, the
-         * dispatcher takes this granule's lock next, and the miss on its
-         * line overlaps the entries' misses. (Not for reads: most are kept,
-         * and the prefetch for writing would pull the line from other cores.) */
-        if (write)
-            __builtin_prefetch(goldi_granule_lock(addr), 1);
-        if (!kept_fast(ts, thr, w, byte_mask(addr, addr + size), write))
-            return false;
-        tstat(ts, GLS_ST_KEPT_FAST, 1);
-        return true;
-    }
-    if ((w0 & GRAN_LOCK) || inl_owner(w0) != thr->tid)
-        return false;
     struct goldi_event ev = {
         .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
         .size = size,
@@ -2391,10 +2397,29 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
         .pc = pc,
         .thr = thr,
     };
-    int r = inl_try(ts, thr, w, byte_mask(addr, addr + size), write, &ev, 0);
-    if (r == INL_DONE)
-        tstat(ts, GLS_ST_INL_FAST, 1);
-    return r != INL_NO;
+    if (GOLDI_UNLIKELY(!ts || !w)) {
+        gls_on_access(g, &ev, addr, size);
+        return true;
+    }
+    uint8_t piece = byte_mask(addr, addr + size);
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (pack_is(w0) ? pack_kept_fast(ts, thr, w, piece, write)
+                    : !inl_is(w0) && kept_fast(ts, thr, w, piece, write)) {
+        tstat(ts, GLS_ST_KEPT_FAST, 1);
+        return true;
+    }
+    if (inl_is(w0) && !(w0 & GRAN_LOCK) && inl_owner(w0) == thr->tid) {
+        int r = inl_try(ts, thr, w, piece, write, &ev, 0);
+        if (r != INL_NO) {
+            if (r == INL_DONE)
+                tstat(ts, GLS_ST_INL_FAST, 1);
+            return true;
+        }
+    }
+    gran_lock(g, ts, w);
+    access_locked(g, ts, &ev, addr, size, w);
+    gran_unlock(ts, w);
+    return true;
 }
 
 /* --- update-list GC (docs/goldilocks.md "Bounded memory") ----------------------------------- */
@@ -2539,9 +2564,11 @@ static void gc_snapshot(struct gls_engine *g, uint64_t c0, uint64_t c1, const st
         uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
         if (atomic_load_explicit(&e->gen, memory_order_acquire) != refs[i].gen)
             continue;
-        goldi_spinlock_t *lk = goldi_granule_lock(addr);
-        goldi_spin_lock(lk);
-        /* gen unchanged => e was not freed, so addr named the right lock */
+        goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
+        if (!w)
+            continue;   /* (a stale addr: e was freed and re-used meanwhile) */
+        gc_gran_lock(w);
+        /* gen unchanged => e was not freed, so addr named the right granule */
         uint64_t pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
         if (atomic_load_explicit(&e->gen, memory_order_acquire) == refs[i].gen &&
             (pos >> GLS_CHUNK_BITS) >= c0 && (pos >> GLS_CHUNK_BITS) < c1) {
@@ -2560,7 +2587,7 @@ static void gc_snapshot(struct gls_engine *g, uint64_t c0, uint64_t c1, const st
                 sc->n_toks += s->n_tok;
             }
         }
-        goldi_spin_unlock(lk);
+        gc_gran_unlock(w);
     }
 }
 
@@ -2939,7 +2966,10 @@ static void gc_install(struct gls_engine *g) {
             __builtin_prefetch(sc->snap[i + GC_AHEAD].e, 1);
         if (i + GC_AHEAD / 2 < sc->n_snap) {
             struct gls_entry *half = sc->snap[i + GC_AHEAD / 2].e;
-            __builtin_prefetch(goldi_granule_lock(atomic_load_explicit(&half->addr, memory_order_relaxed)), 1);
+            goldi_shadow_word_t *hw = goldi_shadow_word_if_present(
+                g->env.plane, atomic_load_explicit(&half->addr, memory_order_relaxed));
+            if (hw)
+                __builtin_prefetch(hw, 1);
         }
         struct gls_snap *s = &sc->snap[i];
         struct gls_uniq *u = &sc->uniq[s->uniq];
@@ -2951,13 +2981,13 @@ static void gc_install(struct gls_engine *g) {
             u->hash = u->mat->hash;
         }
         uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
-        goldi_spinlock_t *lk = goldi_granule_lock(addr);
-        goldi_spin_lock(lk);
+        goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
+        if (!w)
+            continue;   /* (a stale addr: e was freed and re-used meanwhile) */
+        gc_gran_lock(w);
         if (atomic_load_explicit(&e->gen, memory_order_acquire) == s->gen &&
             atomic_load_explicit(&e->seq, memory_order_relaxed) == s->seq) {
-            /* gen unchanged: addr is e's granule, whose words exist */
-            goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
-            gran_ver_begin(w);
+            /* gen unchanged: addr is e's granule */
             if (u->any) {
                 drop_entry_locked(g, e);
                 stat(g, 0, GLS_ST_ANY, 1);
@@ -2970,9 +3000,8 @@ static void gc_install(struct gls_engine *g) {
                 gls_list_place_at(g->list, e, u->stop);
                 stat(g, 0, GLS_ST_MATERIALISED, 1);
             }
-            gran_ver_end(w);
         }
-        goldi_spin_unlock(lk);
+        gc_gran_unlock(w);
     }
     for (uint32_t k = 0; k < sc->n_uniq; k++) {
         gls_mat_free(sc->uniq[k].mat);
@@ -2996,9 +3025,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
         goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, a);
         if (!w)
             continue;
-        goldi_spinlock_t *lk = goldi_granule_lock(a);
-        goldi_spin_lock(lk);
-        gran_ver_begin(w);
+        gc_gran_lock(w);
         uintptr_t v = inl_lock(g, w);
         if (v) {
             struct gls_inl f;
@@ -3011,8 +3038,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
                     f.reg = mc + 1;
                 }
                 inl_store(w, &f);
-                gran_ver_end(w);
-                goldi_spin_unlock(lk);
+                gc_gran_unlock(w);
                 continue;
             }
             atomic_store_explicit(&w[0], v, memory_order_release);
@@ -3029,8 +3055,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
                 done = pack_store(w, c, n, mc + 1);
             }
             if (done) {
-                gran_ver_end(w);
-                goldi_spin_unlock(lk);
+                gc_gran_unlock(w);
                 continue;
             }
             pack_expand_cells(g, NULL, w, a, c, n);
@@ -3051,8 +3076,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
             sc->refs[sc->n_refs].gen = atomic_load_explicit(&es[k]->gen, memory_order_relaxed);
             sc->n_refs++;
         }
-        gran_ver_end(w);
-        goldi_spin_unlock(lk);
+        gc_gran_unlock(w);
     }
 }
 
@@ -3234,6 +3258,23 @@ static void gls_fork_pool_unlock(void) { goldi_spin_unlock(&fork_engine->pool_lo
 static void gls_fork_list_lock(void) { gls_list_fork_lock(fork_engine->list); }
 static void gls_fork_list_unlock(void) { gls_list_fork_unlock(fork_engine->list); }
 
+/* No granule may be half-changed in the child (see gran_lock): close the
+ * gate, then wait for every thread inside a granule lock to leave it. Taken
+ * after the striped locks (which on_access may hold when other sinks are
+ * attached) and before the locks granule holders take (pool, list, ...). */
+static void gls_fork_gate_close(void) {
+    struct gls_engine *g = fork_engine;
+    atomic_store_explicit(&g->fork_gate, 1, memory_order_seq_cst);
+    if (!gate_self_fence && !goldi_os_membarrier())
+        GOLDI_CHECK(!"membarrier failed after it was registered");
+    goldi_spin_lock(&g->thr_lock);
+    for (struct gls_thr *t = g->thrs; t; t = t->next)
+        for (unsigned spins = 0; atomic_load_explicit(&t->in_gran, memory_order_acquire);)
+            goldi_spin_backoff(&spins);
+    goldi_spin_unlock(&g->thr_lock);
+}
+static void gls_fork_gate_open(void) { atomic_store(&fork_engine->fork_gate, 0); }
+
 static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *sink) {
     struct gls_engine *g = goldi_alloc(sizeof *g);
     g->env = *env;
@@ -3245,12 +3286,16 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     g->list->granule_registered = inl_registered;
     g->list->granule_ctx = g;
     sink->on_access = gls_on_access;
+    sink->own_granule_locks = true;
     sink->on_access_fast = gls_on_access_fast;
     sink->on_event = gls_on_event;
     sink->on_thr_free = gls_on_thr_free;
     if (!fork_engine) {
         fork_engine = g;
+        gate_self_fence = !goldi_os_membarrier_register();
         goldi_atfork_register(GOLDI_ATFORK_ENGINE, gls_fork_gc_lock, gls_fork_gc_unlock, gls_fork_gc_child);
+        goldi_atfork_register(GOLDI_ATFORK_GRANULE + 1, gls_fork_gate_close, gls_fork_gate_open,
+                              gls_fork_gate_open);
         goldi_atfork_register(GOLDI_ATFORK_GRANULE + 5, gls_fork_pool_lock, gls_fork_pool_unlock,
                               gls_fork_pool_unlock);
         goldi_atfork_register(GOLDI_ATFORK_GRANULE + 6, gls_fork_list_lock, gls_fork_list_unlock,

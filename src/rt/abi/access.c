@@ -43,7 +43,8 @@ GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uint
     if (fs && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
         /* At most two granules (16-byte accesses of vectorised loops). If
          * the second piece falls back, the whole access goes the slow way;
-         * repeating the first piece's update there changes nothing. */
+         * repeating the first piece's check and update there changes
+         * nothing. */
         uintptr_t split = (addr | (GOLDI_GRANULE - 1)) + 1;
         uint32_t first = addr + size > split ? (uint32_t)(split - addr) : size;
         t->in_rt++;   /* the origin may be interned (runtime allocator) */
