@@ -93,7 +93,9 @@ struct goldi_thr {
     uint32_t n_held_dropped;               /* acquisitions beyond GOLDI_MAX_HELD (counted, not kept) */
     uint32_t held_version;                 /* bumped when held[] changes (origin cache key) */
     uint32_t depth;                        /* shadow call stack depth (may exceed GOLDI_MAX_STACK) */
-    uint32_t stack_version;                /* bumped on every push/pop (origin cache key) */
+    uint32_t stack_version;                /* bumped on every pop and stack rewrite, not on a
+                                              push (which only grows depth): equal version
+                                              and depth = the same stack (origin cache key) */
     uintptr_t stack[GOLDI_MAX_STACK];      /* return addresses from __tsan_func_entry */
     uint32_t create_origin;                /* origin of the pthread_create call (reports) */
     uint32_t sync_epoch;                   /* bumped by the dispatcher at every event of this
@@ -102,7 +104,7 @@ struct goldi_thr {
                                               their thread between them (access filter) */
     /* origin cache: last (pc, size, flags, versions) -> origin */
     uintptr_t oc_pc;
-    uint32_t oc_key, oc_stack_version, oc_held_version, oc_origin;
+    uint32_t oc_key, oc_stack_version, oc_depth, oc_held_version, oc_origin;
 };
 
 /* Event flags. */

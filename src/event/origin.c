@@ -210,7 +210,8 @@ goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
     struct goldi_thr *thr = ev->thr;
     uint32_t key = (ev->size << 4) ^ origin_flags(ev) ^ ((uint32_t)ev->kind << 28);
     if (thr->oc_origin && thr->oc_pc == ev->pc && thr->oc_key == key &&
-        thr->oc_stack_version == thr->stack_version && thr->oc_held_version == thr->held_version)
+        thr->oc_stack_version == thr->stack_version && thr->oc_depth == thr->depth &&
+        thr->oc_held_version == thr->held_version)
         return thr->oc_origin;
     struct event_info e;
     event_info(ev, &e);
@@ -218,6 +219,7 @@ goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
     thr->oc_pc = ev->pc;
     thr->oc_key = key;
     thr->oc_stack_version = thr->stack_version;
+    thr->oc_depth = thr->depth;
     thr->oc_held_version = thr->held_version;
     thr->oc_origin = id;
     return id;

@@ -8,10 +8,11 @@
 #define L2_SIZE (1u << GOLDI_SHADOW_L2_BITS)
 #define LEAF_SIZE (1u << GOLDI_SHADOW_LEAF_BITS)
 
-typedef _Atomic(goldi_shadow_word_t *) leaf_ptr;
-typedef _Atomic(leaf_ptr *) l2_ptr;
+#define leaf_ptr goldi_shadow_leaf_ptr
+#define l2_ptr goldi_shadow_l2_ptr
 
-static l2_ptr *l1[GOLDI_SHADOW_MAX_PLANES];
+l2_ptr *goldi_shadow_l1[GOLDI_SHADOW_MAX_PLANES];
+#define l1 goldi_shadow_l1
 static _Atomic unsigned n_planes;
 static _Atomic size_t mapped;
 goldi_spinlock_t goldi_granule_locks[1u << GOLDI_GRANULE_LOCK_BITS];
@@ -45,12 +46,12 @@ static void *install(_Atomic(void *) *slot, size_t n) {
     return expected;
 }
 
-GOLDI_INLINE uintptr_t i1(uintptr_t a) { return (a >> (GOLDI_SHADOW_LEAF_BITS + GOLDI_SHADOW_L2_BITS)) & (L1_SIZE - 1); }
-GOLDI_INLINE uintptr_t i2(uintptr_t a) { return (a >> GOLDI_SHADOW_LEAF_BITS) & (L2_SIZE - 1); }
-GOLDI_INLINE uintptr_t i3(uintptr_t a) { return a & (LEAF_SIZE - 1); }
+#define i1 goldi_shadow_i1
+#define i2 goldi_shadow_i2
+#define i3 goldi_shadow_i3
 
 goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr) {
-    l2_ptr *e1 = &l1[plane][i1(addr)];
+    l2_ptr *e1 = l1[plane] + i1(addr);
     leaf_ptr *l2 = atomic_load_explicit(e1, memory_order_acquire);
     if (GOLDI_UNLIKELY(!l2))
         l2 = install((_Atomic(void *) *)e1, sizeof(leaf_ptr) * L2_SIZE);
@@ -59,14 +60,6 @@ goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr) {
     if (GOLDI_UNLIKELY(!leaf))
         leaf = install((_Atomic(void *) *)e2, sizeof(goldi_shadow_word_t) * LEAF_SIZE);
     return &leaf[i3(addr)];
-}
-
-goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, uintptr_t addr) {
-    leaf_ptr *l2 = atomic_load_explicit(&l1[plane][i1(addr)], memory_order_acquire);
-    if (!l2)
-        return NULL;
-    goldi_shadow_word_t *leaf = atomic_load_explicit(&l2[i2(addr)], memory_order_acquire);
-    return leaf ? &leaf[i3(addr)] : NULL;
 }
 
 void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,

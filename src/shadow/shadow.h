@@ -29,8 +29,26 @@ unsigned goldi_shadow_plane_new(void);
 /* Word for byte addr, creating the leaf if needed. Words of bytes in the same
  * 64 KiB-aligned block are contiguous, so a granule's 8 words are word[0..7]. */
 goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr);
-/* Same without creating: NULL if nothing was ever stored near addr. */
-goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, uintptr_t addr);
+/* Same without creating: NULL if nothing was ever stored near addr. Inline:
+ * the engines' access paths look a word up first thing. */
+typedef _Atomic(goldi_shadow_word_t *) goldi_shadow_leaf_ptr;
+typedef _Atomic(goldi_shadow_leaf_ptr *) goldi_shadow_l2_ptr;
+extern goldi_shadow_l2_ptr *goldi_shadow_l1[GOLDI_SHADOW_MAX_PLANES];
+GOLDI_INLINE uintptr_t goldi_shadow_i1(uintptr_t a) {
+    return (a >> (GOLDI_SHADOW_LEAF_BITS + GOLDI_SHADOW_L2_BITS)) & ((1u << GOLDI_SHADOW_L1_BITS) - 1);
+}
+GOLDI_INLINE uintptr_t goldi_shadow_i2(uintptr_t a) {
+    return (a >> GOLDI_SHADOW_LEAF_BITS) & ((1u << GOLDI_SHADOW_L2_BITS) - 1);
+}
+GOLDI_INLINE uintptr_t goldi_shadow_i3(uintptr_t a) { return a & ((1u << GOLDI_SHADOW_LEAF_BITS) - 1); }
+GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, uintptr_t addr) {
+    goldi_shadow_leaf_ptr *l2 = atomic_load_explicit(&goldi_shadow_l1[plane][goldi_shadow_i1(addr)],
+                                                      memory_order_acquire);
+    if (!l2)
+        return NULL;
+    goldi_shadow_word_t *leaf = atomic_load_explicit(&l2[goldi_shadow_i2(addr)], memory_order_acquire);
+    return leaf ? &leaf[goldi_shadow_i3(addr)] : NULL;
+}
 
 /* Calls fn(ctx, addr, word) for every non-zero word in [addr, addr+n), with
  * the granule lock of addr held; skips absent leaves quickly. fn may clear it. */

@@ -82,8 +82,10 @@ int main(void) {
     printf("heap_churn: churn %.2f s; 64 MiB calloc %.3f s, sparse touches big %.3f s vs small %.3f s, "
            "free %.3f s\n", t_churn, t_alloc, t_big, t_small, t_free);
     /* 16k touches each: the big block may cost more for first-touch page
-     * faults of the runtime's shadow, not per-access scans of the block. */
-    STRESS_CHECK(t_big < 20 * t_small + 0.5, "sparse accesses to a big block are slow");
+     * faults of the runtime's shadow (a fault per touch: about 0.25 s on an
+     * idle 2-core machine, twice that under a parallel test run), not
+     * per-access scans of the block (seconds per touch). */
+    STRESS_CHECK(t_big < 20 * t_small + 2.0, "sparse accesses to a big block are slow");
     stress_check_peak("heap_churn", 1500);
     return 0;
 }

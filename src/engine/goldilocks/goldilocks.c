@@ -181,6 +181,7 @@ struct gls_thr {
     struct gls_mc mc[GLS_MC_SLOTS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
     uint32_t fp_stack_version, fp_held_version;   /* versions the fingerprints below are of */
+    uint32_t fp_depth;                /* (with fp_stack_version: the stack fp_stack is of) */
     uint64_t fp_stack, fp_held;       /* fingerprints of the shadow stack and of the held locks */
     uint32_t stack_name, held_name;   /* their names (0 = none) */
     uint32_t last_name;
@@ -2104,13 +2105,14 @@ static uint32_t held_name(struct gls_thr *ts, const struct goldi_thr *thr, uint6
 
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev) {
     const struct goldi_thr *thr = ev->thr;
-    if (ts->fp_stack_version != thr->stack_version || !ts->fp_stack) {
+    if (ts->fp_stack_version != thr->stack_version || ts->fp_depth != thr->depth || !ts->fp_stack) {
         uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
         uint64_t h = fp_mix(1, thr->depth);
         for (uint32_t i = 0; i < depth; i++)
             h = fp_mix(h, thr->stack[i]);
         ts->fp_stack = h | 1;
         ts->fp_stack_version = thr->stack_version;
+        ts->fp_depth = thr->depth;
         ts->stack_name = stack_name(ts, thr, ts->fp_stack);
     }
     if (ts->fp_held_version != thr->held_version || !ts->fp_held) {

@@ -28,16 +28,12 @@ static GOLDI_NOINLINE void access_slow(struct goldi_rt_thread *t, uintptr_t addr
     t->ignore--;
 }
 
-GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uintptr_t pc) {
-    struct goldi_rt_thread *t = goldi_cur;
-    if (!t || t->ignore)
-        return;
+/* A plain access the filter did not answer: the engine's shortcut, else
+ * an event; then the filter remembers it. Kept out of line so the filter
+ * test, the common case, runs in a few registers and no stack frame. */
+static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, struct goldi_filter_entry *f, uint32_t epoch,
+                                       uintptr_t addr, uint32_t size, uint8_t kind, uintptr_t pc) {
     uint16_t write = kind == GOLDI_EV_WRITE;
-    struct goldi_filter_entry *f =
-        &t->filter[((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) & ((1u << GOLDI_FILTER_BITS) - 1)];
-    uint32_t epoch = t->thr.sync_epoch;
-    if (f->addr == addr && f->epoch == epoch && f->size >= size && f->write >= write)
-        return;
     struct goldi_sink *fs = goldi_dispatch_fast_sink;
     bool done = false;
     if (fs && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
@@ -62,6 +58,18 @@ GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uint
         f->size = (uint16_t)size;
         f->write = write;
     }
+}
+
+GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uintptr_t pc) {
+    struct goldi_rt_thread *t = goldi_cur;
+    if (!t || t->ignore)
+        return;
+    struct goldi_filter_entry *f =
+        &t->filter[((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) & ((1u << GOLDI_FILTER_BITS) - 1)];
+    uint32_t epoch = t->thr.sync_epoch;
+    if (f->addr == addr && f->epoch == epoch && f->size >= size && f->write >= (kind == GOLDI_EV_WRITE))
+        return;
+    access_miss(t, f, epoch, addr, size, kind, pc);
 }
 
 #define R GOLDI_EV_READ
@@ -122,7 +130,9 @@ GOLDI_EXPORT void __tsan_vptr_read(void **vptr_p) {
 /* Shadow call stack. It is kept even while the thread is ignored so pushes
  * and pops stay balanced; frames beyond GOLDI_MAX_STACK are counted, not
  * stored. A pop at depth 0 (longjmp out of tracked frames, or frames entered
- * before the runtime existed) is dropped. */
+ * before the runtime existed) is dropped. A push leaves stack_version alone:
+ * it only adds a frame above the others, and depth tells (a frame below
+ * can only change after a pop, which bumps the version). */
 GOLDI_EXPORT void __tsan_func_entry(void *call_pc) {
     struct goldi_rt_thread *t = goldi_cur;
     if (!t)
@@ -130,7 +140,6 @@ GOLDI_EXPORT void __tsan_func_entry(void *call_pc) {
     uint32_t d = t->thr.depth++;
     if (d < GOLDI_MAX_STACK)
         t->thr.stack[d] = (uintptr_t)call_pc;
-    t->thr.stack_version++;
 }
 
 GOLDI_EXPORT void __tsan_func_exit(void) {
