@@ -532,6 +532,37 @@ static struct gls_entry **gran_entries(goldi_shadow_word_t *w, struct gls_entry 
     return buf;
 }
 
+/* gran_entries for a plain read by t: without atomic reads and other
+ * threads' plain reads (their word tags say so; an overflow array,
+ * untagged, is returned whole). Such an entry is nothing to the read:
+ * neither checked against (a plain read races with writes only) nor changed
+ * (it replaces t's own plain read only), and its line, last written on
+ * another core, is a miss. *all: how many entries the granule holds. */
+static struct gls_entry **gran_entries_for_read(goldi_shadow_word_t *w, struct gls_entry **buf, uint32_t *n,
+                                                uint32_t *all, goldi_tid_t t) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (GOLDI_UNLIKELY(w0 & GRAN_OVF)) {
+        struct gls_entry **es = gran_entries(w, buf, n);
+        *all = *n;
+        return es;
+    }
+    uintptr_t own_r = slot_tag(GLS_R, t);
+    uint32_t k = 0, m = 0;
+    for (unsigned i = 0; i < GRAN_SLOTS; i++) {
+        uintptr_t v = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
+        if (!v)
+            continue;
+        m++;
+        uintptr_t tag = v >> SLOT_PTR_BITS;
+        if ((tag & 3) == GLS_AR || ((tag & 3) == GLS_R && tag != own_r))
+            continue;
+        buf[k++] = slot_entry(v);
+    }
+    *n = k;
+    *all = m;
+    return buf;
+}
+
 static void gran_insert(goldi_shadow_word_t *w, struct gls_entry *e) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if (!(w0 & GRAN_OVF)) {
@@ -1789,9 +1820,9 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
      * when an entry was freed up for re-use: a granule rewritten piece by
      * piece by one thread then ends with one entry, and can fold back inline). */
     {
-        uint32_t m;
+        uint32_t m, all;
         struct gls_entry *buf[GOLDI_GRANULE];
-        es = gran_entries(w, buf, &m);
+        es = kind == GLS_R ? gran_entries_for_read(w, buf, &m, &all, x->t) : gran_entries(w, buf, &m);
         for (uint32_t i = 0; i < m; i++) {
             struct gls_entry *e = es[i];
             if (record_joins(x, e, kind, al)) {
@@ -2244,13 +2275,19 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
         pack_expand(g, x.ts, w, x.base);   /* atomics are entries */
     }
     struct gls_entry *buf[GOLDI_GRANULE];
-    uint32_t n;
-    struct gls_entry **es = gran_entries(w, buf, &n);
-    if (!x.origin && (record || n))   /* (inl_foreign may have interned it already) */
+    uint32_t n, all;
+    struct gls_entry **es;
+    if (x.write || x.atomic) {
+        es = gran_entries(w, buf, &n);
+        all = n;
+    } else {
+        es = gran_entries_for_read(w, buf, &n, &all, x.t);   /* all: the granule's, es: the read's */
+    }
+    if (!x.origin && (record || all))   /* (inl_foreign may have interned it already) */
         x.origin = access_origin(x.ts, ev);
     if (n)
         check_granule(&x, piece, es, n);
-    if (record && !n && !x.atomic) {
+    if (record && !all && !x.atomic) {
         inl_create(&x, w, piece);
     } else if (record) {
         update_granule(&x, w, piece, es, n);
