@@ -5,6 +5,7 @@
 #define GOLDI_SPINLOCK_H
 
 #include "base.h"
+#include "../platform/platform.h"
 
 typedef struct goldi_spinlock { _Atomic uint32_t v; } goldi_spinlock_t;
 #define GOLDI_SPINLOCK_INIT { 0 }
@@ -13,7 +14,6 @@ void goldi_spin_wait_slow(goldi_spinlock_t *l);
 
 /* One round of waiting for another core: pause, and after 64 rounds give
  * the CPU away (the holder may be preempted: 2 cores, more threads). */
-void goldi_os_yield(void);
 GOLDI_INLINE void goldi_spin_backoff(unsigned *spins) {
     if (++*spins > 64) {
         goldi_os_yield();

@@ -8,11 +8,7 @@
 #define L2_SIZE (1u << GOLDI_SHADOW_L2_BITS)
 #define LEAF_SIZE (1u << GOLDI_SHADOW_LEAF_BITS)
 
-#define leaf_ptr goldi_shadow_leaf_ptr
-#define l2_ptr goldi_shadow_l2_ptr
-
-l2_ptr *goldi_shadow_l1[GOLDI_SHADOW_MAX_PLANES];
-#define l1 goldi_shadow_l1
+goldi_shadow_l2_ptr *goldi_shadow_l1[GOLDI_SHADOW_MAX_PLANES];
 static _Atomic unsigned n_planes;
 static _Atomic size_t mapped;
 goldi_spinlock_t goldi_granule_locks[1u << GOLDI_GRANULE_LOCK_BITS];
@@ -21,8 +17,8 @@ unsigned goldi_shadow_plane_new(void) {
     unsigned p = atomic_fetch_add(&n_planes, 1);
     if (p >= GOLDI_SHADOW_MAX_PLANES)
         goldi_die("too many shadow planes");
-    l1[p] = goldi_os_mmap(sizeof(l2_ptr) * L1_SIZE, true);
-    if (!l1[p])
+    goldi_shadow_l1[p] = goldi_os_mmap(sizeof(goldi_shadow_l2_ptr) * L1_SIZE, true);
+    if (!goldi_shadow_l1[p])
         goldi_die("cannot map shadow table");
     return p;
 }
@@ -46,20 +42,16 @@ static void *install(_Atomic(void *) *slot, size_t n) {
     return expected;
 }
 
-#define i1 goldi_shadow_i1
-#define i2 goldi_shadow_i2
-#define i3 goldi_shadow_i3
-
 goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr) {
-    l2_ptr *e1 = l1[plane] + i1(addr);
-    leaf_ptr *l2 = atomic_load_explicit(e1, memory_order_acquire);
+    goldi_shadow_l2_ptr *e1 = &goldi_shadow_l1[plane][goldi_shadow_i1(addr)];
+    goldi_shadow_leaf_ptr *l2 = atomic_load_explicit(e1, memory_order_acquire);
     if (GOLDI_UNLIKELY(!l2))
-        l2 = install((_Atomic(void *) *)e1, sizeof(leaf_ptr) * L2_SIZE);
-    leaf_ptr *e2 = &l2[i2(addr)];
+        l2 = install((_Atomic(void *) *)e1, sizeof(goldi_shadow_leaf_ptr) * L2_SIZE);
+    goldi_shadow_leaf_ptr *e2 = &l2[goldi_shadow_i2(addr)];
     goldi_shadow_word_t *leaf = atomic_load_explicit(e2, memory_order_acquire);
     if (GOLDI_UNLIKELY(!leaf))
         leaf = install((_Atomic(void *) *)e2, sizeof(goldi_shadow_word_t) * LEAF_SIZE);
-    return &leaf[i3(addr)];
+    return &leaf[goldi_shadow_i3(addr)];
 }
 
 void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,

@@ -485,12 +485,6 @@ static void gran_lock(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_wor
     }
 }
 
-static void gran_unlock(struct gls_thr *ts, goldi_shadow_word_t *w) {
-    atomic_store_explicit(&w[GRAN_VER], atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) + 1,
-                          memory_order_release);
-    atomic_store_explicit(&ts->in_gran, 0, memory_order_release);
-}
-
 /* The same for the GC, which holds gc_lock: fork takes gc_lock before it
  * closes the gate, so no collection is under way when it waits. */
 static void gc_gran_lock(goldi_shadow_word_t *w) {
@@ -505,6 +499,11 @@ static void gc_gran_lock(goldi_shadow_word_t *w) {
 static void gc_gran_unlock(goldi_shadow_word_t *w) {
     atomic_store_explicit(&w[GRAN_VER], atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) + 1,
                           memory_order_release);
+}
+
+static void gran_unlock(struct gls_thr *ts, goldi_shadow_word_t *w) {
+    gc_gran_unlock(w);
+    atomic_store_explicit(&ts->in_gran, 0, memory_order_release);
 }
 
 struct gls_ovf {
@@ -2429,6 +2428,14 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
     struct gls_thr *ts = thr->estate[g->env.index];
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
+    uint8_t piece = byte_mask(addr, addr + size);
+    uintptr_t w0 = w ? atomic_load_explicit(&w[0], memory_order_relaxed) : 0;
+    if (GOLDI_LIKELY(ts && w) && (pack_is(w0) ? pack_kept_fast(ts, thr, w, piece, write)
+                                              : !inl_is(w0) && kept_fast(ts, thr, w, piece, write))) {
+        tstat(ts, GLS_ST_KEPT_FAST, 1);
+        return true;
+    }
+    /* From here the access needs the event the dispatcher would have built. */
     struct goldi_event ev = {
         .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
         .size = size,
@@ -2438,13 +2445,6 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
     };
     if (GOLDI_UNLIKELY(!ts || !w)) {
         gls_on_access(g, &ev, addr, size);
-        return true;
-    }
-    uint8_t piece = byte_mask(addr, addr + size);
-    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    if (pack_is(w0) ? pack_kept_fast(ts, thr, w, piece, write)
-                    : !inl_is(w0) && kept_fast(ts, thr, w, piece, write)) {
-        tstat(ts, GLS_ST_KEPT_FAST, 1);
         return true;
     }
     if (inl_is(w0) && !(w0 & GRAN_LOCK) && inl_owner(w0) == thr->tid) {
