@@ -485,6 +485,56 @@ CASE(goldilocks_packed_granules) {
 
 /* More partners on one piece than the pending table holds: none is dropped
  * (tests/traces/diff-gls-partner-cap.gtrace). */
+/* Read subsumption: a plain read takes its bytes out of another thread's
+ * plain read ordered before it (by the lock both held, or walk knowledge),
+ * so readers taking turns under one lock leave one R and the granule keeps
+ * its representation (inline, packed, pool alike); a write ordered after
+ * the first reader only still races with the newest read. Readers holding
+ * an rwlock in read mode are not ordered: each keeps its R. */
+CASE(goldilocks_read_subsumption) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new(), *T4 = thr_new();
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX), *M = sync_new(GOLDI_SYNC_MUTEX);
+    struct goldi_sync *R = sync_new(GOLDI_SYNC_RWLOCK);
+    char *x = var(8), *y = var(8), *z = var(8), *v = var(8);
+    wr(1, T0, x); wr(2, T0, y); wrn(3, T0, z, 4); wrn(4, T0, z + 4, 4);   /* x, y inline; z packed */
+    atom(5, GOLDI_EV_ATOMIC_STORE, T0, v, RLX);                            /* v: pool entries */
+    fork_(6, T0, T1); fork_(7, T0, T2); fork_(8, T0, T3); fork_(9, T0, T4);
+    uint64_t ent0 = stat_of("goldilocks.entries_live"), pk0 = stat_of("goldilocks.packed_records");
+    uint64_t ex0 = stat_of("goldilocks.packed_expansions");
+    struct goldi_thr *readers[3] = { T1, T2, T3 };
+    for (int i = 0; i < 3; i++) {
+        int l = 10 + 10 * i;
+        acq(l, readers[i], L);
+        rd(l + 1, readers[i], x); rd(l + 2, readers[i], z); rd(l + 3, readers[i], v);
+        rel(l + 4, readers[i], L);
+        if (i == 0) { acq(l + 5, T1, M); rel(l + 6, T1, M); }
+    }
+    EXPECT_EQ(gls_log.n, 0);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 1);   /* v: AW(T0), R(T3) (was one R per reader) */
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0);      /* x still inline (W(T0), R(T3)) */
+    EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0);   /* z: W(T0) cell, R(T3) cell */
+    acq(40, T4, M); rel(41, T4, M);                            /* ordered after T1's reads only */
+    wr(42, T4, x); wr(43, T4, z); wr(44, T4, v);
+    const int wl[3] = { 42, 43, 44 }, rl[3] = { 31, 32, 33 };
+    for (int k = 0; k < 3; k++) {
+        EXPECT_EQ(races_at(&gls_log, wl[k]), 1);               /* with T3's read, kind RW */
+        for (int i = 0; i < gls_log.n; i++)
+            if (gls_log.r[i].label == wl[k])
+                EXPECT(gls_log.r[i].prev_tid == T3->tid && !gls_log.r[i].prev_write &&
+                       gls_log.r[i].prev_pc == (uintptr_t)0x1000 + rl[k]);
+    }
+    /* rwlock readers: T1's read stays next to T2's */
+    rdlock(50, T1, R); rd(51, T1, y); rdunlock(52, T1, R);
+    rdlock(53, T2, R); rd(54, T2, y); rdunlock(55, T2, R); acq(56, T2, M); rel(57, T2, M);
+    acq(58, T3, M); rel(59, T3, M); wr(60, T3, y);             /* after T2's read, not T1's */
+    EXPECT_EQ(races_at(&gls_log, 60), 1);
+    for (int i = 0; i < gls_log.n; i++)
+        if (gls_log.r[i].label == 60)
+            EXPECT(gls_log.r[i].prev_tid == T1->tid && gls_log.r[i].prev_pc == 0x1000 + 51);
+    end();
+}
+
 CASE(goldilocks_many_partners_all_reported) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
@@ -852,6 +902,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_any_compression);
     RUN(goldilocks_granule_sharing_and_splitting);
     RUN(goldilocks_packed_granules);
+    RUN(goldilocks_read_subsumption);
     RUN(goldilocks_many_partners_all_reported);
     RUN(goldilocks_epoch_moves_past_own_release);
     RUN(goldilocks_backward_walk);

@@ -1741,6 +1741,20 @@ static void check_granule(struct gls_access *x, uint8_t piece, struct gls_entry 
         check_batch(x, piece, batch, nb);
 }
 
+/* Read subsumption: another thread's plain read e on the bytes of t's plain
+ * read that is ordered before it (t holds e's alock now, or an earlier walk
+ * found t after e) is no longer needed once t's read is recorded. A later
+ * access that races with e races with t's read as well (were t's read
+ * ordered before it, e would be too), with the same kind, since writes are
+ * not touched: the first report of every byte stays the same (ALGORITHMS.md
+ * §3; FastTrack keeps one read epoch on the same grounds). t's read takes
+ * those bytes out of e, so a node read under its lock by every thread in
+ * turn keeps one reader's entry instead of one per thread. */
+static bool read_subsumes(struct gls_access *x, const struct gls_entry *e) {
+    return e->kind == GLS_R && e->owner != x->t &&
+           (alock_orders(e, x->thr) || oc_has(x->ts, e->owner, atomic_load_explicit(&e->pos, memory_order_relaxed)));
+}
+
 /* update_granule's rule, in parts shared with packed granules (pack_update).
  * The access's own record among es[0..n): t's entry of its kind covering
  * the piece; *others: the access drops or changes another entry there. */
@@ -1797,13 +1811,17 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
     struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, x->thr);
     if (record_kept(x, mine, others, piece, al))
         return;
-    /* General case: take the piece's bytes away from the superseded entries. */
-    struct gls_entry *reuse = NULL;
+    /* General case: take the piece's bytes away from the superseded entries
+     * (a plain read: also from the other threads' reads it subsumes, which
+     * the caller's es may leave out). */
+    struct gls_entry *reuse = NULL, *all[GOLDI_GRANULE];
+    if (kind == GLS_R)
+        es = gran_entries(w, all, &n);
     for (uint32_t i = n; i-- > 0;) {
         struct gls_entry *e = es[i];
         if (!(e->mask & piece))
             continue;
-        if (kind != GLS_W && !(e->kind == kind && e->owner == x->t))
+        if (kind != GLS_W && !(e->kind == kind && e->owner == x->t) && !(kind == GLS_R && read_subsumes(x, e)))
             continue;
         e->mask &= (uint8_t)~piece;
         if (!e->mask) {
@@ -1959,6 +1977,11 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
         ok = (!(f.mw & ~piece) || (f.wowner == t && f.pw == pos && f.ow == x->origin && f.aw == al)) &&
              (!(f.mr & ~piece) || f.owner == t);
     } else {
+        if (f.mr && f.owner != t && !(f.mr & ~piece)) {   /* another thread's R, all on the piece */
+            struct gls_entry c[2];
+            if (read_subsumes(x, &c[inl_entries(&f, c) - 1]))
+                f.mr = 0;   /* (f is stored only if the update goes ahead) */
+        }
         al = x->thr->n_held ? alock_pack(alock_pick(f.owner == t ? f.ar & ALOCK_ID_MASK : 0, x->thr)) : 0;
         ok = (!f.mr || (f.owner == t && (!(f.mr & ~piece) || (f.pr == pos && f.or == x->origin && f.ar == al)))) &&
              (!f.mw || f.wowner == t || ((f.mw & piece) == f.mw && f.ow && x->origin));
@@ -2012,7 +2035,8 @@ static uint32_t pack_update(struct gls_access *x, struct gls_entry *c, struct gl
         return n;
     uint32_t k = 0;   /* the piece's bytes leave the superseded cells */
     for (uint32_t i = 0; i < n; i++) {
-        if ((c[i].mask & piece) && (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t)))
+        if ((c[i].mask & piece) &&
+            (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t) || (kind == GLS_R && read_subsumes(x, &c[i]))))
             c[i].mask &= (uint8_t)~piece;
         if (c[i].mask)
             c[k++] = c[i];
