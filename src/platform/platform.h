@@ -11,6 +11,9 @@ void *goldi_os_mmap(size_t n, bool noreserve);
 void goldi_os_munmap(void *p, size_t n);
 /* Gives pages back to the OS; their contents read as zero afterwards. */
 void goldi_os_discard(void *p, size_t n);
+/* Commits the pages of [p, p+n) for writing now (MADV_POPULATE_WRITE);
+ * false where the kernel lacks it (before Linux 5.14) or refuses. */
+bool goldi_os_populate(void *p, size_t n);
 long goldi_os_write(int fd, const void *buf, size_t n);
 /* open(2) for appending/creating a log file; returns fd or -errno. */
 int goldi_os_open_log(const char *path);

@@ -23,6 +23,10 @@ void *goldi_os_mmap(size_t n, bool noreserve) {
 void goldi_os_munmap(void *p, size_t n) { syscall(SYS_munmap, p, n); }
 
 void goldi_os_discard(void *p, size_t n) { syscall(SYS_madvise, p, n, MADV_DONTNEED); }
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+bool goldi_os_populate(void *p, size_t n) { return syscall(SYS_madvise, p, n, MADV_POPULATE_WRITE) == 0; }
 
 long goldi_os_write(int fd, const void *buf, size_t n) {
     const char *b = buf;

@@ -42,16 +42,50 @@ static void *install(_Atomic(void *) *slot, size_t n) {
     return expected;
 }
 
+/* An L2 node is its L2_SIZE leaf pointers followed by, per leaf, one
+ * 16-bit page mask per block of BLOCK_WORDS words (64 KiB of shadow, 8 KiB
+ * of application): the shadow pages of the block where an engine created
+ * state in an empty granule (goldi_shadow_will_write), all ones once the
+ * block was committed. */
+#define LEAF_BLOCKS 8u
+#define BLOCK_WORDS (LEAF_SIZE / LEAF_BLOCKS)
+#define BLOCK_PAGES 16u               /* 4 KiB shadow pages per block (bits of its mask) */
+#define DENSE_PAGES 4                 /* pages seen before a block is committed */
+#define L2_BYTES (sizeof(goldi_shadow_leaf_ptr) * L2_SIZE + sizeof(uint16_t) * LEAF_BLOCKS * L2_SIZE)
+
 goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr) {
     goldi_shadow_l2_ptr *e1 = &goldi_shadow_l1[plane][goldi_shadow_i1(addr)];
     goldi_shadow_leaf_ptr *l2 = atomic_load_explicit(e1, memory_order_acquire);
     if (GOLDI_UNLIKELY(!l2))
-        l2 = install((_Atomic(void *) *)e1, sizeof(goldi_shadow_leaf_ptr) * L2_SIZE);
+        l2 = install((_Atomic(void *) *)e1, L2_BYTES);
     goldi_shadow_leaf_ptr *e2 = &l2[goldi_shadow_i2(addr)];
     goldi_shadow_word_t *leaf = atomic_load_explicit(e2, memory_order_acquire);
     if (GOLDI_UNLIKELY(!leaf))
         leaf = install((_Atomic(void *) *)e2, sizeof(goldi_shadow_word_t) * LEAF_SIZE);
     return &leaf[goldi_shadow_i3(addr)];
+}
+
+static _Atomic bool populate_refused;
+
+void goldi_shadow_will_write(unsigned plane, uintptr_t addr) {
+    goldi_shadow_leaf_ptr *l2 = atomic_load_explicit(&goldi_shadow_l1[plane][goldi_shadow_i1(addr)],
+                                                     memory_order_acquire);
+    goldi_shadow_word_t *leaf = l2 ? atomic_load_explicit(&l2[goldi_shadow_i2(addr)], memory_order_acquire) : NULL;
+    if (!leaf || atomic_load_explicit(&populate_refused, memory_order_relaxed))
+        return;
+    uintptr_t i3 = goldi_shadow_i3(addr);
+    _Atomic uint16_t *seen = (_Atomic uint16_t *)(l2 + L2_SIZE) + goldi_shadow_i2(addr) * LEAF_BLOCKS + i3 / BLOCK_WORDS;
+    uint16_t page = (uint16_t)(1u << (i3 % BLOCK_WORDS / (BLOCK_WORDS / BLOCK_PAGES)));
+    uint16_t old = atomic_load_explicit(seen, memory_order_relaxed);
+    if (old == 0xffff || (old & page))
+        return;
+    old = atomic_fetch_or_explicit(seen, page, memory_order_relaxed);
+    if (old == 0xffff || __builtin_popcount(old | page) < DENSE_PAGES)
+        return;
+    if (atomic_exchange_explicit(seen, 0xffff, memory_order_relaxed) == 0xffff)
+        return;   /* another thread commits it */
+    if (!goldi_os_populate(&leaf[i3 & ~(uintptr_t)(BLOCK_WORDS - 1)], sizeof(goldi_shadow_word_t) * BLOCK_WORDS))
+        atomic_store_explicit(&populate_refused, true, memory_order_relaxed);
 }
 
 void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,

@@ -1,11 +1,14 @@
 /* Unit tests of base/ (formatting, allocator) and shadow/. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "base/alloc.h"
 #include "base/fmt.h"
 #include "shadow/shadow.h"
+#include "platform/platform.h"
 
 CASE(fmt_matches_libc) {
     char a[128], b[128];
@@ -91,11 +94,55 @@ CASE(shadow_for_each_visits_nonzero_words) {
     EXPECT_EQ(sum, 100);
 }
 
+/* Pages of [p, p + n) that are resident, as a count (mincore). */
+static int resident_pages(const void *p, size_t n) {
+    static unsigned char vec[1024];
+    size_t pages = n / (size_t)sysconf(_SC_PAGESIZE);
+    if (pages > sizeof vec || mincore((void *)p, n, vec) != 0)
+        return -1;
+    int k = 0;
+    for (size_t i = 0; i < pages; i++)
+        k += vec[i] & 1;
+    return k;
+}
+
+/* goldi_shadow_will_write commits the shadow of an 8 KiB block of the
+ * application (64 KiB of words) once empty granules got state on 4 of its
+ * 16 shadow pages (512 bytes of the application each): not before, not for
+ * repeats on one page, and never the neighbouring blocks; every word still
+ * reads 0. */
+CASE(shadow_will_write_commits_dense_blocks) {
+    unsigned p = goldi_shadow_plane_new();
+    const uintptr_t a = 0x200000000000ull;   /* a leaf of its own (64 KiB-aligned) */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), block = 8192 * sizeof(goldi_shadow_word_t);
+    void *probe = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    bool kernel_has_it = goldi_os_populate(probe, page);   /* else the calls are no-ops */
+    munmap(probe, page);
+    goldi_shadow_word_t *leaf = goldi_shadow_word(p, a);
+    char *b1 = (char *)leaf + block;                          /* shadow of block 1 */
+    for (int i = 0; i < 3; i++) {
+        goldi_shadow_will_write(p, a + 8192 + 512 * (uintptr_t)i);
+        goldi_shadow_will_write(p, a + 8192 + 512 * (uintptr_t)i + 64);   /* same page */
+    }
+    EXPECT_EQ(resident_pages(b1, block), 0);                  /* three pages: sparse so far */
+    goldi_shadow_will_write(p, a + 8192 + 512 * 9);
+    if (kernel_has_it)
+        EXPECT_EQ(resident_pages(b1, block), (int)(block / page));
+    EXPECT_EQ(resident_pages(leaf, block), 0);                /* blocks 0 and 2 untouched */
+    EXPECT_EQ(resident_pages(b1 + block, block), 0);
+    goldi_shadow_will_write(p, a + 8192 + 512 * 12);          /* committed: a byte test only */
+    goldi_shadow_will_write(p, 0x300000000000ull);            /* no leaf there: nothing */
+    EXPECT(goldi_shadow_word_if_present(p, 0x300000000000ull) == NULL);
+    for (size_t i = 0; i < 8192; i += 509)
+        EXPECT(atomic_load((goldi_shadow_word_t *)b1 + i) == 0);
+}
+
 int main(void) {
     RUN(fmt_matches_libc);
     RUN(fmt_truncates_and_terminates);
     RUN(alloc_sizes_zeroed_and_reused);
     RUN(shadow_words_are_per_byte_and_sparse);
     RUN(shadow_for_each_visits_nonzero_words);
+    RUN(shadow_will_write_commits_dense_blocks);
     return harness_summary();
 }

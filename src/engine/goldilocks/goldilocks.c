@@ -2479,6 +2479,8 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
             return true;
         }
     }
+    if (!w0)
+        goldi_shadow_will_write(g->env.plane, base);   /* before the lock's write: see shadow.h */
     gran_lock(g, ts, w);
     access_locked(g, ts, &ev, addr, size, w);
     gran_unlock(ts, w);
