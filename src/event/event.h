@@ -102,6 +102,11 @@ struct goldi_thr {
                                               thread that is not a plain READ/WRITE: two plain
                                               accesses with equal sync_epoch have no event of
                                               their thread between them (access filter) */
+    /* 1 + tid of the thread this one is blocked joining in pthread_join, 0 if
+     * none: set by the runtime before the real join when its next access can
+     * only follow the JOIN event (no signal handler, no cancellation in the
+     * process: rt/intercept/thread.c), cleared after the JOIN event. */
+    _Atomic uint32_t joining;
     /* origin cache: last (pc, size, flags, versions) -> origin */
     uintptr_t oc_pc;
     uint32_t oc_key, oc_stack_version, oc_depth, oc_held_version, oc_origin;

@@ -65,6 +65,27 @@ static void test_threads(void) {
     shared++;
 }
 
+/* Cancellation at a cancellation point; the canceled thread's join returns
+ * PTHREAD_CANCELED and later joins work as before. */
+static void *cancel_fn(void *a) {
+    for (;;) {
+        pthread_testcancel();
+        sched_yield();
+    }
+    return a;
+}
+
+static void test_cancel(void) {
+    pthread_t t;
+    void *r;
+    CHECK(pthread_create(&t, NULL, cancel_fn, NULL) == 0);
+    CHECK(pthread_cancel(t) == 0);
+    CHECK(pthread_join(t, &r) == 0 && r == PTHREAD_CANCELED);
+    CHECK(pthread_create(&t, NULL, ret_arg, (void *)3) == 0);
+    CHECK(pthread_join(t, &r) == 0 && r == (void *)3);
+    shared++;
+}
+
 static sem_t detached_done;
 static void *detached_fn(void *a) {
     (void)a;
@@ -672,6 +693,7 @@ static void test_signals(void) {
 int main(void) {
     test_threads();
     test_detach_exit();
+    test_cancel();
     test_key_dtor_before_exit();
     test_c11();
     test_mutexes();

@@ -755,6 +755,75 @@ CASE(goldilocks_any_compression) {
     end();
 }
 
+/* ANY with a thread blocked in pthread_join (goldi_thr.joining, which the
+ * runtime sets while nothing can interrupt the join): a thread waiting for
+ * u counts as held by every set holding u, since its JOIN cell will add it.
+ * T0 waiting for T1: x's record (set {T1, M, T2}, without T0) is dropped by
+ * the GC, and T0's write after the join is ordered after it. T0 waiting for
+ * T3, which ended outside y's set, does not count: y's record stays, and
+ * T0's write after joining T3 races with T2's write of y. A chain counts:
+ * V0 waiting for V1, which waits for V2, is held by a set holding V2. */
+static void gc_cycle(struct goldi_thr *t, struct goldi_sync *m) {
+    for (int i = 0; i < 300000; i++) {              /* 600 k cells: past the GC budget (2^19 cells) */
+        acq(90, t, m);
+        rel(91, t, m);
+    }
+}
+
+CASE(goldilocks_any_compression_joining) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    struct goldi_sync *M = sync_new(GOLDI_SYNC_MUTEX), *M2 = sync_new(GOLDI_SYNC_MUTEX);
+    char *x = var(8);
+    fork_(1, T0, T1); fork_(2, T0, T2);
+    wr(3, T1, x);
+    acq(4, T1, M); rel(5, T1, M); acq(6, T2, M); rel(7, T2, M);
+    uint64_t any0 = stat_of("goldilocks.any_compressions");
+    gc_cycle(T2, M2);                               /* T0 not waiting: x's set lacks T0 */
+    EXPECT_EQ(stat_of("goldilocks.any_compressions"), any0);
+    atomic_store(&T0->joining, T1->tid + 1);        /* T0 blocked in pthread_join(T1) */
+    gc_cycle(T2, M2);
+    EXPECT(stat_of("goldilocks.any_compressions") >= any0 + 1);
+    exit_(8, T1); join_(9, T0, T1);
+    atomic_store(&T0->joining, 0);
+    wr(10, T0, x);
+    EXPECT_EQ(gls_log.n, 0);
+    end();
+
+    begin();
+    struct goldi_thr *U0 = thr_new(), *U1 = thr_new(), *U2 = thr_new(), *U3 = thr_new();
+    char *y = var(8);
+    fork_(11, U0, U1); fork_(12, U0, U2); fork_(13, U0, U3);
+    exit_(14, U3);                                  /* ends without meeting U1 or U2 */
+    wr(15, U2, y);
+    acq(16, U2, M); rel(17, U2, M); acq(18, U1, M); rel(19, U1, M);   /* y's set: U2, M, U1 */
+    atomic_store(&U0->joining, U3->tid + 1);        /* waiting for a thread outside it */
+    any0 = stat_of("goldilocks.any_compressions");
+    gc_cycle(U1, M2);
+    EXPECT_EQ(stat_of("goldilocks.any_compressions"), any0);
+    join_(20, U0, U3);
+    atomic_store(&U0->joining, 0);
+    wr(21, U0, y);                                  /* races with U2's write */
+    EXPECT_EQ(races_at(&gls_log, 21), 1);
+    end();
+
+    begin();                                        /* a chain: V0 waits for V1, V1 for V2 */
+    struct goldi_thr *V0 = thr_new(), *V1 = thr_new(), *V2 = thr_new();
+    char *z = var(8);
+    fork_(22, V0, V1); fork_(23, V1, V2);
+    wr(24, V2, z);                                  /* z's set: V2 (and what V2 releases) */
+    atomic_store(&V0->joining, V1->tid + 1);
+    any0 = stat_of("goldilocks.any_compressions");
+    gc_cycle(V2, M2);
+    EXPECT_EQ(stat_of("goldilocks.any_compressions"), any0);   /* V1 runs: not held */
+    atomic_store(&V1->joining, V2->tid + 1);
+    gc_cycle(V2, M2);
+    EXPECT(stat_of("goldilocks.any_compressions") >= any0 + 1);
+    atomic_store(&V0->joining, 0);
+    atomic_store(&V1->joining, 0);
+    end();
+}
+
 /* --- concurrency: real threads dispatching at once while the GC runs ----------------------------- */
 
 #define ST_THREADS 4
@@ -900,6 +969,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_walk_across_many_cells);
     RUN(goldilocks_short_circuits);
     RUN(goldilocks_any_compression);
+    RUN(goldilocks_any_compression_joining);
     RUN(goldilocks_granule_sharing_and_splitting);
     RUN(goldilocks_packed_granules);
     RUN(goldilocks_read_subsumption);

@@ -188,6 +188,7 @@ struct gls_thr {
     struct gls_sname sname[1u << GLS_SNAME_BITS];
     struct gls_hname hname[1u << GLS_HNAME_BITS];
     _Atomic uint32_t in_gran;         /* holds a granule lock (gran_lock): fork waits for 0 */
+    struct goldi_thr *thr;            /* (its joining mark, for the GC) */
 };
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -290,6 +291,7 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     g->thrs = s;
     goldi_spin_unlock(&g->thr_lock);
     thr->estate[g->env.index] = s;
+    s->thr = thr;
     /* A thread nobody forked (T0) becomes live at its first event. */
     thr_mark_live(g, thr->tid);
     return s;
@@ -2494,15 +2496,6 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
  * thread forked later is forked by a thread in it. Threads become live before
  * their FORK cell is appended, so a child forked before the evaluation point
  * is counted here even if the set lacks it. */
-static bool set_is_any(struct gls_engine *g, const uint64_t *tok, uint32_t n) {
-    if (atomic_load(&g->thr_overflow))
-        return false;
-    uint64_t in = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (gls_tok_kind(tok[i]) == GLS_TK_THREAD && thr_is_live(g, (goldi_tid_t)gls_tok_value(tok[i])))
-            in++;
-    return in != 0 && in == atomic_load(&g->n_live);
-}
 
 /* Removes e from its granule (ANY compression). Caller holds the granule lock. */
 static void drop_entry_locked(struct gls_engine *g, struct gls_entry *e) {
@@ -2576,7 +2569,67 @@ struct gls_gc_scratch {
     uint32_t cap_cnt;
     struct gls_ref *refs;       /* registries of the chunks being collected */
     uint32_t n_refs, cap_refs;
+    struct gls_parked { goldi_tid_t p, u; } parked[64];   /* p blocked joining u (gc_parked) */
+    uint32_t n_parked;
 };
+
+static bool tok_in(const uint64_t *tok, uint32_t n, uint64_t t) {
+    for (uint32_t i = 0; i < n; i++)
+        if (tok[i] == t)
+            return true;
+    return false;
+}
+
+/* Does the evaluated set tok[0..n) hold every live thread (ANY)? A live
+ * thread p blocked joining u (sc->parked, read after the walk) counts as
+ * held if u is in the set, or is itself counted so: p runs no code before
+ * its JOIN cell "u => p" (rt/intercept/thread.c says when the runtime marks
+ * a join), and that cell adds p to every set holding u, since thread tokens
+ * never leave a set. So a main thread waiting for its workers no longer
+ * keeps every entry of theirs alive (and re-materialised by every GC). */
+static bool set_is_any(struct gls_engine *g, const struct gls_gc_scratch *sc, const uint64_t *tok, uint32_t n) {
+    if (atomic_load(&g->thr_overflow))
+        return false;
+    uint64_t in = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (gls_tok_kind(tok[i]) == GLS_TK_THREAD && thr_is_live(g, (goldi_tid_t)gls_tok_value(tok[i])))
+            in++;
+    uint64_t live = atomic_load(&g->n_live);
+    if (in == 0 || in == live)
+        return in != 0;
+    uint64_t counted = 0;   /* parked[k] held, directly or through the chain */
+    for (bool grew = true; grew && in < live;) {
+        grew = false;
+        for (uint32_t k = 0; k < sc->n_parked; k++) {
+            if (counted >> k & 1)
+                continue;
+            goldi_tid_t u = sc->parked[k].u;
+            bool held = tok_in(tok, n, gls_tok(GLS_TK_THREAD, u));
+            for (uint32_t j = 0; !held && j < sc->n_parked; j++)
+                held = (counted >> j & 1) && sc->parked[j].p == u;
+            if (!held)
+                continue;
+            counted |= UINT64_C(1) << k;
+            grew = true;
+            if (!tok_in(tok, n, gls_tok(GLS_TK_THREAD, sc->parked[k].p)))
+                in++;
+        }
+    }
+    return in == live;
+}
+
+/* The live threads blocked in pthread_join now (at most 64: the rest are
+ * simply not counted), for set_is_any. */
+static void gc_parked(struct gls_engine *g, struct gls_gc_scratch *sc) {
+    sc->n_parked = 0;
+    goldi_spin_lock(&g->thr_lock);
+    for (struct gls_thr *s = g->thrs; s && sc->n_parked < GOLDI_ARRAY_SIZE(sc->parked); s = s->next) {
+        uint32_t j = atomic_load(&s->thr->joining);
+        if (j && thr_is_live(g, s->thr->tid))
+            sc->parked[sc->n_parked++] = (struct gls_parked){ s->thr->tid, (goldi_tid_t)(j - 1) };
+    }
+    goldi_spin_unlock(&g->thr_lock);
+}
 
 static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem) {
     if (need <= *cap)
@@ -3011,10 +3064,11 @@ static void gc_eval(struct gls_engine *g, uint64_t c1, uint64_t end) {
         goldi_memcpy(sc->ord, sc->tmp, sizeof *sc->ord * no);
         gc_eval_owned(g, no, n_own, c1, end);
     }
+    gc_parked(g, sc);
     for (uint32_t k = 0; k < n; k++) {
         struct gls_uniq *u = &sc->uniq[k];
         if (u->share == k)
-            u->any = set_is_any(g, &sc->out[u->out_off], u->out_n);
+            u->any = set_is_any(g, sc, &sc->out[u->out_off], u->out_n);
     }
     for (uint32_t k = 0; k < n; k++)
         sc->uniq[k].any = sc->uniq[sc->uniq[k].share].any;

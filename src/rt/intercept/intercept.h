@@ -41,6 +41,8 @@ GOLDI_INLINE struct goldi_sync *goldi_icpt_sync(uintptr_t addr, enum goldi_sync_
  * not running the runtime itself); used by the init and destroy resets, which
  * do not need a registered thread. */
 bool goldi_icpt_usable(void);
+/* True once the program installed a signal handler of its own (signal.c). */
+bool goldi_icpt_user_handlers(void);
 /* Emits a synchronization event (no access part); gen for barriers. */
 void goldi_icpt_emit_sync(enum goldi_event_kind kind, struct goldi_sync *obj, struct goldi_sync *obj2,
                           enum goldi_lock_mode mode, uint64_t gen, uintptr_t pc);

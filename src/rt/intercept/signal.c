@@ -24,6 +24,9 @@ struct user_handler {
     _Atomic int flags;       /* the program's sa_flags (SA_SIGINFO matters) */
 };
 static struct user_handler handlers[N_SIG];
+static _Atomic bool any_user_handler;
+
+bool goldi_icpt_user_handlers(void) { return atomic_load(&any_user_handler); }
 
 static void wrapper(int sig, siginfo_t *si, void *uc) {
     uintptr_t fn = atomic_load_explicit(&handlers[sig].fn, memory_order_acquire);
@@ -32,6 +35,8 @@ static void wrapper(int sig, siginfo_t *si, void *uc) {
     bool in_runtime = t && t->in_rt;
     if (in_runtime)
         t->ignore++;
+    if (t)   /* a thread blocked in pthread_join runs code: not waiting only (thread.c) */
+        atomic_store_explicit(&t->thr.joining, 0, memory_order_relaxed);
     if (fn != (uintptr_t)SIG_DFL && fn != (uintptr_t)SIG_IGN) {
         if (flags & SA_SIGINFO)
             ((void (*)(int, siginfo_t *, void *))fn)(sig, si, uc);
@@ -69,6 +74,7 @@ GOLDI_EXPORT int sigaction(int sig, const struct sigaction *restrict act, struct
         struct sigaction k = *act;
         k.sa_flags |= SA_SIGINFO;
         k.sa_sigaction = wrapper;
+        atomic_store(&any_user_handler, true);
         /* Publish the handler before the kernel can call the wrapper. */
         atomic_store_explicit(&handlers[sig].flags, act->sa_flags, memory_order_relaxed);
         atomic_store_explicit(&handlers[sig].fn, (uintptr_t)act->sa_handler, memory_order_release);

@@ -26,6 +26,7 @@ GOLDI_REAL_SLOT(pthread_tryjoin_np);
 GOLDI_REAL_SLOT(pthread_timedjoin_np);
 GOLDI_REAL_SLOT(pthread_clockjoin_np);
 GOLDI_REAL_SLOT(pthread_detach);
+GOLDI_REAL_SLOT(pthread_cancel);
 GOLDI_REAL_SLOT(pthread_exit);
 
 #ifndef PTHREAD_DESTRUCTOR_ITERATIONS
@@ -171,7 +172,41 @@ static void joined(struct goldi_rt_thread *child, uintptr_t pc) {
         return r;                                                                    \
     }
 
-JOIN_FN(pthread_join, (pthread_t th, void **ret), (th, ret))
+/* A thread blocked in pthread_join(child) runs no code of the program until
+ * the join returns, after its JOIN event, as long as nothing can interrupt
+ * it: no signal handler of the program (signal.c also clears the mark when
+ * one runs) and no pthread_cancel (cleanup handlers would run). Meanwhile
+ * it is marked as joining the child (goldi_thr.joining), so an engine may
+ * count it as ordered after whatever the child is ordered after (the
+ * Goldilocks GC's ANY test: a parked main thread no longer keeps every
+ * entry of its workers alive). Not marked: a join that would fail at once
+ * (self, a detached child, a child that joins this thread). */
+static _Atomic bool cancel_used;
+
+GOLDI_EXPORT int pthread_cancel(pthread_t th) {
+    atomic_store(&cancel_used, true);
+    struct goldi_rt_thread *target = goldi_icpt_thread() ? lookup(th) : NULL;
+    if (target)   /* (a join in progress: its cleanup handlers will run code) */
+        atomic_store(&target->thr.joining, 0);
+    return GOLDI_REAL(pthread_cancel)(th);
+}
+
+GOLDI_EXPORT int pthread_join(pthread_t th, void **ret) {
+    uintptr_t pc = GOLDI_CALLER_PC();
+    struct goldi_rt_thread *t = goldi_icpt_thread();
+    struct goldi_rt_thread *child = t ? lookup(th) : NULL;
+    bool park = child && child != t && !child->detached &&
+                atomic_load(&child->thr.joining) != t->thr.tid + 1 && !atomic_load(&cancel_used) &&
+                !goldi_icpt_user_handlers();
+    if (park)
+        atomic_store(&t->thr.joining, child->thr.tid + 1);
+    int r = GOLDI_REAL(pthread_join)(th, ret);
+    if (t && r == 0)
+        joined(child, pc);
+    if (park)
+        atomic_store(&t->thr.joining, 0);
+    return r;
+}
 JOIN_FN(pthread_tryjoin_np, (pthread_t th, void **ret), (th, ret))
 JOIN_FN(pthread_timedjoin_np, (pthread_t th, void **ret, const struct timespec *ts), (th, ret, ts))
 JOIN_FN(pthread_clockjoin_np, (pthread_t th, void **ret, clockid_t c, const struct timespec *ts),
