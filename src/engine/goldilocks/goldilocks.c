@@ -202,6 +202,7 @@ struct gls_engine {
     struct gls_mag loose;            /* entries freed by the GC, magazines beyond POOL_MAGS */
     struct gls_entry *slab;
     uint32_t slab_left;
+    _Atomic uint64_t pool_entries;    /* entries ever carved from slabs: the pool's size */
     /* live threads, for ANY compression (2.3 (d)) */
     _Atomic(_Atomic uint8_t *) thr_pages[THR_PAGES];
     _Atomic uint64_t n_live;
@@ -362,6 +363,7 @@ static struct gls_entry *slab_take(struct gls_engine *g) {   /* caller holds poo
         g->slab = (struct gls_entry *)((raw + 63) & ~(uintptr_t)63);
         GOLDI_CHECK_OP((uintptr_t)(g->slab + SLAB_ENTRIES) >> SLOT_PTR_BITS, ==, 0);   /* slot tags */
         g->slab_left = SLAB_ENTRIES;
+        atomic_fetch_add_explicit(&g->pool_entries, SLAB_ENTRIES, memory_order_relaxed);
     }
     return &g->slab[--g->slab_left];
 }
@@ -425,10 +427,17 @@ static void entry_free(struct gls_engine *g, struct gls_thr *ts, struct gls_entr
     e->mat = NULL;
     /* After this, registry back-pointers to e are recognisably stale. */
     atomic_fetch_add_explicit(&e->gen, 1, memory_order_release);
-    if (!ts) {
+    if (!ts) {   /* (the GC) */
         stat(g, 0, GLS_ST_ENTRIES, (uint64_t)-1);
         goldi_spin_lock(&g->pool_lock);
         mag_push(&g->loose, e);
+        if (g->loose.n >= GLS_LOCAL_FREE && g->n_mags < POOL_MAGS) {
+            /* a full magazine for the pool: handed whole, the loose list would
+             * go to the first thread that asks (lu: 300 k entries the GC freed
+             * sat in one thread's magazine while the others took new slabs) */
+            g->mags[g->n_mags++] = g->loose;
+            g->loose = (struct gls_mag){ 0 };
+        }
         goldi_spin_unlock(&g->pool_lock);
         return;
     }
@@ -3445,6 +3454,7 @@ static void gls_stats(void *self, void (*emit)(void *ctx, const char *name, uint
     emit(ctx, "goldilocks.cell_bytes_peak", atomic_load(&l->bytes_peak));
     emit(ctx, "goldilocks.registry_bytes_live", atomic_load(&l->reg_bytes));
     emit(ctx, "goldilocks.threads_live", atomic_load(&g->n_live));
+    emit(ctx, "goldilocks.pool_entries", atomic_load(&g->pool_entries));
 }
 
 const struct goldi_engine_ops goldi_engine_goldilocks = {
