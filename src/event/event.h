@@ -82,6 +82,8 @@ struct goldi_held {
     uint8_t mode;               /* enum goldi_lock_mode */
 };
 
+#define GOLDI_ORIGIN_MEMO 16   /* power of two */
+
 /* A thread as engines see it. The runtime embeds one in its thread state; the
  * trace analyzer makes one per trace thread. */
 struct goldi_thr {
@@ -107,9 +109,13 @@ struct goldi_thr {
      * only follow the JOIN event (no signal handler, no cancellation in the
      * process: rt/intercept/thread.c), cleared after the JOIN event. */
     _Atomic uint32_t joining;
-    /* origin cache: last (pc, size, flags, versions) -> origin */
-    uintptr_t oc_pc;
-    uint32_t oc_key, oc_stack_version, oc_depth, oc_held_version, oc_origin;
+    /* origin memo (event/origin.c): the last origins by pc, each valid while
+     * the stack and held locks are the ones it was computed with */
+    struct goldi_origin_memo {
+        uintptr_t pc;
+        uint32_t key, stack_version, depth, held_version;
+        uint32_t origin;                   /* 0 = empty */
+    } oc[GOLDI_ORIGIN_MEMO];
 };
 
 /* Event flags. */
@@ -172,6 +178,27 @@ typedef uint32_t goldi_origin_t;
 #define GOLDI_ORIGIN_ATOMIC 0x2
 #define GOLDI_ORIGIN_FREE   0x4
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev);
+/* The thread's memo only (inline: engines ask it on their access paths):
+ * the origin goldi_event_origin(ev) returns if a recent access at ev's pc
+ * (same kind, size, stack and locks) left it there, else 0; and the same
+ * memo filled by an engine's own cache. The kind decides the origin's flags,
+ * so (kind, size) is the key. */
+GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_slot(const struct goldi_event *ev) {
+    return &ev->thr->oc[(ev->pc * 0x9E3779B97F4A7C15ull) >> 32 & (GOLDI_ORIGIN_MEMO - 1)];
+}
+GOLDI_INLINE goldi_origin_t goldi_event_origin_memo(const struct goldi_event *ev) {
+    const struct goldi_thr *thr = ev->thr;
+    const struct goldi_origin_memo *m = goldi_origin_memo_slot(ev);
+    if (m->origin && m->pc == ev->pc && m->key == ((uint32_t)ev->kind << 24 | ev->size) &&
+        m->stack_version == thr->stack_version && m->depth == thr->depth && m->held_version == thr->held_version)
+        return m->origin;
+    return 0;
+}
+GOLDI_INLINE void goldi_event_origin_memo_put(const struct goldi_event *ev, goldi_origin_t id) {
+    const struct goldi_thr *thr = ev->thr;
+    *goldi_origin_memo_slot(ev) = (struct goldi_origin_memo){
+        ev->pc, (uint32_t)ev->kind << 24 | ev->size, thr->stack_version, thr->depth, thr->held_version, id };
+}
 /* Is id exactly what goldi_event_origin(ev) returns? (No interning: for caches.) */
 bool goldi_event_origin_is(goldi_origin_t id, const struct goldi_event *ev);
 

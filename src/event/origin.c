@@ -204,24 +204,17 @@ bool goldi_event_origin_is(goldi_origin_t id, const struct goldi_event *ev) {
     return same_info(r, &e.in);
 }
 
-/* Per-thread one-entry cache: a loop body doing the same access at the same
- * stack with the same locks interns once. */
+/* The thread's memo (event.h) first: a loop body doing the same accesses at
+ * the same stack with the same locks interns once (lu's row update: a read
+ * and a write per granule per phase). */
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
-    struct goldi_thr *thr = ev->thr;
-    uint32_t key = (ev->size << 4) ^ origin_flags(ev) ^ ((uint32_t)ev->kind << 28);
-    if (thr->oc_origin && thr->oc_pc == ev->pc && thr->oc_key == key &&
-        thr->oc_stack_version == thr->stack_version && thr->oc_depth == thr->depth &&
-        thr->oc_held_version == thr->held_version)
-        return thr->oc_origin;
+    goldi_origin_t id = goldi_event_origin_memo(ev);
+    if (id)
+        return id;
     struct event_info e;
     event_info(ev, &e);
-    goldi_origin_t id = goldi_origin_intern(&e.in);
-    thr->oc_pc = ev->pc;
-    thr->oc_key = key;
-    thr->oc_stack_version = thr->stack_version;
-    thr->oc_depth = thr->depth;
-    thr->oc_held_version = thr->held_version;
-    thr->oc_origin = id;
+    id = goldi_origin_intern(&e.in);
+    goldi_event_origin_memo_put(ev, id);
     return id;
 }
 

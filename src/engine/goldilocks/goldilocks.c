@@ -164,13 +164,6 @@ struct gls_hname {
     uint8_t mode[GLS_NAME_LOCKS];
 };
 
-#define GLS_OMEMO 16
-struct gls_omemo {
-    uintptr_t pc;
-    uint32_t kind_size, stack_version, depth, held_version;
-    goldi_origin_t id;
-};
-
 struct gls_tscratch;
 struct gls_thr {
     /* First cell id after the thread's last own cell. Cells whose condition
@@ -187,7 +180,6 @@ struct gls_thr {
     struct gls_oc oc[1u << GLS_OC_BITS];
     struct gls_mc mc[GLS_MC_SLOTS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
-    struct gls_omemo omemo[GLS_OMEMO];
     uint32_t fp_stack_version, fp_held_version;   /* versions the fingerprints below are of */
     uint32_t fp_depth;                /* (with fp_stack_version: the stack fp_stack is of) */
     uint64_t fp_stack, fp_held;       /* fingerprints of the shadow stack and of the held locks */
@@ -1820,9 +1812,11 @@ GOLDI_INLINE bool record_joins(const struct gls_access *x, const struct gls_entr
 /* Records the access as the newest entry of its kind for the bytes of the
  * piece (2.3 read/write extension): owner := t, set := {t} (started at t's
  * epoch), alock re-picked. A plain write first drops every entry on those
- * bytes, any other access t's own entry of its kind. */
+ * bytes, any other access t's own entry of its kind. es[0..n) may leave out
+ * entries a plain read needs neither check nor change (gran_entries_for_read)
+ * of the granule's `all`. */
 static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, struct gls_entry **es,
-                           uint32_t n) {
+                           uint32_t n, uint32_t all) {
     enum gls_kind kind = x->atomic ? (x->write ? GLS_AW : GLS_AR) : (x->write ? GLS_W : GLS_R);
     struct gls_thr *ts = x->ts;
     bool others;
@@ -1832,10 +1826,10 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
         return;
     /* General case: take the piece's bytes away from the superseded entries
      * (a plain read: also from the other threads' reads it subsumes, which
-     * the caller's es may leave out). */
-    struct gls_entry *reuse = NULL, *all[GOLDI_GRANULE];
-    if (kind == GLS_R)
-        es = gran_entries(w, all, &n);
+     * es may leave out). */
+    struct gls_entry *reuse = NULL, *every[GOLDI_GRANULE];
+    if (kind == GLS_R && n < all)
+        es = gran_entries(w, every, &n);
     for (uint32_t i = n; i-- > 0;) {
         struct gls_entry *e = es[i];
         if (!(e->mask & piece))
@@ -2178,19 +2172,15 @@ static uint32_t held_name(struct gls_thr *ts, const struct goldi_thr *thr, uint6
 
 static goldi_origin_t orc_origin(struct gls_thr *ts, const struct goldi_event *ev);
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev) {
-    const struct goldi_thr *thr = ev->thr;
-    /* The last origins by pc: a loop's accesses (lu: a row's read and write
-     * per granule per phase) find theirs without the fingerprint. Valid while
-     * the stack and the locks are those they were computed with. */
-    struct gls_omemo *mm = &ts->omemo[(ev->pc * 0x9E3779B97F4A7C15ull) >> 60];   /* GLS_OMEMO == 16 */
-    uint32_t mks = (uint32_t)ev->kind << 24 | ev->size;
-    if (mm->pc == ev->pc && mm->kind_size == mks && mm->stack_version == thr->stack_version &&
-        mm->depth == thr->depth && mm->held_version == thr->held_version && mm->id) {
+    /* The thread's memo by pc first (event/origin.c): a loop's records find
+     * their origin without a fingerprint. */
+    goldi_origin_t id = goldi_event_origin_memo(ev);
+    if (id) {
         tstat(ts, GLS_ST_ORC_HIT, 1);
-        return mm->id;
+        return id;
     }
-    goldi_origin_t id = orc_origin(ts, ev);
-    *mm = (struct gls_omemo){ ev->pc, mks, thr->stack_version, thr->depth, thr->held_version, id };
+    id = orc_origin(ts, ev);
+    goldi_event_origin_memo_put(ev, id);
     return id;
 }
 
@@ -2350,7 +2340,7 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
     if (record && !all && !x.atomic) {
         inl_create(&x, w, piece);
     } else if (record) {
-        update_granule(&x, w, piece, es, n);
+        update_granule(&x, w, piece, es, n, all);
         if (!x.atomic)
             inl_contract(&x, w);
     }
@@ -2526,12 +2516,6 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
 
 /* --- update-list GC (docs/goldilocks.md "Bounded memory") ----------------------------------- */
 
-/* Does the set contain every live thread? Then no later access can race with
- * the entry: live threads are in it (thread tokens are never removed) and a
- * thread forked later is forked by a thread in it. Threads become live before
- * their FORK cell is appended, so a child forked before the evaluation point
- * is counted here even if the set lacks it. */
-
 /* Removes e from its granule (ANY compression). Caller holds the granule lock. */
 static void drop_entry_locked(struct gls_engine *g, struct gls_entry *e) {
     uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
@@ -2615,8 +2599,12 @@ static bool tok_in(const uint64_t *tok, uint32_t n, uint64_t t) {
     return false;
 }
 
-/* Does the evaluated set tok[0..n) hold every live thread (ANY)? A live
- * thread p blocked joining u (sc->parked, read after the walk) counts as
+/* Does the evaluated set tok[0..n) hold every live thread (ANY)? Then no
+ * later access can race with the entry: live threads are in it (thread
+ * tokens are never removed) and a thread forked later is forked by a thread
+ * in it. Threads become live before their FORK cell is appended, so a child
+ * forked before the evaluation point is counted even if the set lacks it.
+ * A live thread p blocked joining u (sc->parked, read after the walk) counts as
  * held if u is in the set, or is itself counted so: p runs no code before
  * its JOIN cell "u => p" (rt/intercept/thread.c says when the runtime marks
  * a join), and that cell adds p to every set holding u, since thread tokens
