@@ -101,22 +101,25 @@ void goldi_dispatch(const struct goldi_event *ev) {
     case GOLDI_EV_BAR_ARRIVE:
         barrier_generation(ev);
         break;
-    case GOLDI_EV_ATOMIC_STORE:
-    case GOLDI_EV_ATOMIC_RMW:
-        ev->obj->n_stores++;   /* the caller holds ev->obj->lock */
-        break;
     default:
         break;
     }
     if (ev->kind == GOLDI_EV_ATOMIC_LOAD || ev->kind == GOLDI_EV_ATOMIC_CASFAIL ||
         ev->kind == GOLDI_EV_ATOMIC_RMW) {
-        /* The read half first (see ATOMIC_READ_SYNC in hb.c). */
+        /* The read half first (see ATOMIC_READ_SYNC in hb.c). The caller
+         * holds ev->obj->lock, so last_storer is the store this read reads. */
         struct goldi_event sync = *ev;
         sync.kind = GOLDI_EV_ATOMIC_READ_SYNC;
         sync.flags |= GOLDI_EVF_DERIVED;
+        if (ev->obj->last_storer == thr->tid)
+            sync.flags |= GOLDI_EVF_OWN_STORE;
         for (unsigned i = 0; i < n_sinks; i++)
             if (sinks[i]->on_event)
                 sinks[i]->on_event(sinks[i]->self, &sync);
+    }
+    if (ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW) {
+        ev->obj->n_stores++;   /* the caller holds ev->obj->lock */
+        ev->obj->last_storer = ev->kind == GOLDI_EV_ATOMIC_STORE ? thr->tid : GOLDI_TID_NONE;
     }
     if (goldi_event_is_access[ev->kind] && ev->size)
         dispatch_access(ev);

@@ -75,6 +75,8 @@ struct goldi_sync {
     uint32_t depth;             /* recursive mutex: nesting level of the owner */
     uint64_t n_stores;          /* atomic: stores and RMWs dispatched so far (kept by
                                    the dispatcher, under lock) */
+    goldi_tid_t last_storer;    /* atomic: thread of the latest of them if it was a plain
+                                   store (not an RMW); GOLDI_TID_NONE otherwise (dispatcher) */
 };
 
 struct goldi_held {
@@ -122,6 +124,8 @@ struct goldi_thr {
 #define GOLDI_EVF_RANGE 0x1   /* a range access (memcpy, read_range, ...) */
 #define GOLDI_EVF_DERIVED 0x2 /* made by goldi_dispatch from another event (a trace
                                  writer skips it: replay derives it again) */
+#define GOLDI_EVF_OWN_STORE 0x4 /* ATOMIC_READ_SYNC of a read whose location's latest
+                                   store is a plain store of the reading thread */
 
 struct goldi_event {
     uint8_t kind;               /* enum goldi_event_kind */

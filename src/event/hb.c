@@ -68,6 +68,14 @@ int goldi_event_hb_steps(const struct goldi_event *ev, struct goldi_hb_step out[
      * load is ordered after the release it reads from, so it is checked with
      * the clock it acquired (C11 synchronizes-with). */
     case GOLDI_EV_ATOMIC_READ_SYNC:
+        /* Reading its own plain store, a thread acquires nothing: the
+         * location's clock (the sets holding its token) is what that store
+         * made it, the thread's clock (sets holding the thread) at the store
+         * or at its last release fence, both already part of the thread's
+         * own (the Facq side only ever adds the thread itself). An RMW in
+         * between would have joined other threads' releases: not elided. */
+        if (ev->flags & GOLDI_EVF_OWN_STORE)
+            return 0;
         return step(out, n, GOLDI_HB_ATOMIC_LOAD, goldi_mo_is_acquire(ev->mo), &o->tok[0], NULL);
     case GOLDI_EV_ATOMIC_LOAD:
     case GOLDI_EV_ATOMIC_CASFAIL:

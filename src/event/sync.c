@@ -46,6 +46,7 @@ static void fresh_life(struct goldi_sync *o, uintptr_t addr, enum goldi_sync_kin
     o->bar_arrivals = 0;
     o->owner = GOLDI_TID_NONE;
     o->depth = 0;
+    o->last_storer = GOLDI_TID_NONE;
 }
 
 static struct goldi_sync *obj_alloc(void) {

@@ -163,6 +163,56 @@ CASE(dispatch_delivers_atomic_read_sync_first) {
     EXPECT_EQ(order_log[0], 100 + GOLDI_EV_ATOMIC_STORE);
 }
 
+/* A read of the reading thread's own latest plain store acquires nothing:
+ * its sync half is flagged and lowers to no step. Any other thread's store
+ * or any RMW (which joins releases) since then keeps the read's step. */
+static uint8_t sync_flags[8];
+static int n_sync;
+static void flag_event(void *self, const struct goldi_event *ev) {
+    if (ev->kind == GOLDI_EV_ATOMIC_READ_SYNC && n_sync < 8)
+        sync_flags[n_sync++] = ev->flags;
+}
+static struct goldi_sink flag_sink = { .name = "flags", .on_event = flag_event };
+
+CASE(dispatch_flags_reads_of_own_store) {
+    struct goldi_sync *a = goldi_sync_get((uintptr_t)&mem[80], GOLDI_SYNC_ATOMIC);
+    goldi_dispatch_attach(&flag_sink);
+    struct goldi_event st = ev_of(GOLDI_EV_ATOMIC_STORE, &t0), ld = ev_of(GOLDI_EV_ATOMIC_LOAD, &t0);
+    st.obj = ld.obj = a;
+    st.addr = ld.addr = (uintptr_t)&mem[80];
+    st.size = ld.size = 4;
+    st.mo = GOLDI_MO_RELAXED;
+    ld.mo = GOLDI_MO_ACQUIRE;
+    n_sync = 0;
+    goldi_dispatch(&ld);                    /* 0: nobody stored yet */
+    goldi_dispatch(&st);
+    goldi_dispatch(&ld);                    /* 1: t0 reads its own store */
+    ld.thr = &t1;
+    goldi_dispatch(&ld);                    /* 2: t1 reads t0's store */
+    ld.thr = &t0;
+    ld.kind = GOLDI_EV_ATOMIC_CASFAIL;
+    goldi_dispatch(&ld);                    /* 3: still t0's own store */
+    struct goldi_event rmw = st;
+    rmw.kind = GOLDI_EV_ATOMIC_RMW;
+    goldi_dispatch(&rmw);                   /* 4: the RMW's read half reads t0's store */
+    ld.kind = GOLDI_EV_ATOMIC_LOAD;
+    goldi_dispatch(&ld);                    /* 5: the latest is an RMW */
+    st.thr = &t1;
+    goldi_dispatch(&st);
+    goldi_dispatch(&ld);                    /* 6: the latest is t1's store */
+    EXPECT_EQ(n_sync, 7);
+    const uint8_t want[7] = { 0, 1, 0, 1, 1, 0, 0 };
+    for (int i = 0; i < 7 && i < n_sync; i++)
+        EXPECT_EQ(!!(sync_flags[i] & GOLDI_EVF_OWN_STORE), want[i]);
+    struct goldi_hb_step s[GOLDI_HB_MAX_STEPS];
+    struct goldi_event rs = ev_of(GOLDI_EV_ATOMIC_READ_SYNC, &t0);
+    rs.obj = a;
+    rs.mo = GOLDI_MO_ACQUIRE;
+    EXPECT_EQ(goldi_event_hb_steps(&rs, s), 1);
+    rs.flags = GOLDI_EVF_DERIVED | GOLDI_EVF_OWN_STORE;
+    EXPECT_EQ(goldi_event_hb_steps(&rs, s), 0);
+}
+
 CASE(dispatch_tracks_held_locks) {
     struct goldi_sync *m = goldi_sync_get((uintptr_t)&mem[32], GOLDI_SYNC_MUTEX);
     struct goldi_sync *rw = goldi_sync_get((uintptr_t)&mem[40], GOLDI_SYNC_RWLOCK);
@@ -284,5 +334,6 @@ int main(void) {
     RUN(origins_intern_and_cache);
     RUN(sync_table_get_find_reset_forget);
     RUN(dispatch_delivers_atomic_read_sync_first);
+    RUN(dispatch_flags_reads_of_own_store);
     return harness_summary();
 }
