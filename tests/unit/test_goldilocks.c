@@ -763,6 +763,56 @@ CASE(goldilocks_any_compression) {
  * T3, which ended outside y's set, does not count: y's record stays, and
  * T0's write after joining T3 races with T2's write of y. A chain counts:
  * V0 waiting for V1, which waits for V2, is held by a set holding V2. */
+/* The ANY sweep (a pool grown past sweep_at, no GC): entries whose sets hold
+ * every live thread go, the others stay. Runs first, while the pool is
+ * empty, so the first batch alone does not reach the first sweep (64 Ki
+ * entries). */
+static void three_reads(int l, struct goldi_thr *const *r, char *a, int n) {
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < n; i++)
+            rd(l + k, r[k], a + 8 * i);               /* W + three R: more than a packed granule holds */
+}
+
+CASE(goldilocks_any_sweep) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T[3] = { thr_new(), thr_new(), thr_new() };
+    struct goldi_sync *M = sync_new(GOLDI_SYNC_MUTEX);
+    enum { N1 = 8192, N2 = 12288 };
+    char *a = var(8 * N1), *b = var(8 * N2);
+    uint64_t sw0 = stat_of("goldilocks.any_sweeps"), ent0 = stat_of("goldilocks.entries_live");
+    for (int i = 0; i < N1; i++)
+        wr(1, T0, a + 8 * i);
+    for (int i = 0; i < N2; i++)
+        wr(2, T0, b + 8 * i);
+    for (int k = 0; k < 3; k++)
+        fork_(3, T0, T[k]);
+    three_reads(4, T, a, N1);
+    for (int round = 0; round < 2; round++) {         /* every set meets every thread through M */
+        for (int k = 0; k < 3; k++) {
+            acq(10, T[k], M);
+            rel(11, T[k], M);
+        }
+        acq(12, T0, M);
+        rel(13, T0, M);
+    }
+    EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0);
+    three_reads(20, T, b, N2);                        /* the pool grows past 64 Ki entries */
+    EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0);   /* (accesses do not sweep) */
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 4 * (N1 + N2));
+    acq(30, T0, M);                                   /* the next sync event sweeps */
+    EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0 + 1);
+    /* gone: a's W and reads, b's W (T0 forked every reader); b's reads stay */
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 3 * N2);
+    EXPECT_EQ(gls_log.n, 0);
+    rel(31, T0, M);
+    wr(32, T0, a + 8);                                /* ordered after everything on a: no race */
+    wr(33, T0, b + 8);                                /* races with the three reads of b */
+    EXPECT_EQ(races_at(&gls_log, 32), 0);
+    EXPECT_EQ(races_at(&gls_log, 33), 3);
+    EXPECT_EQ(races_at(&vc_log, 33), 3);
+    end();
+}
+
 static void gc_cycle(struct goldi_thr *t, struct goldi_sync *m) {
     for (int i = 0; i < 300000; i++) {              /* 600 k cells: past the GC budget (2^19 cells) */
         acq(90, t, m);
@@ -946,6 +996,7 @@ int main(int argc, char **argv) {
     eh_rng = 0x2545F4914F6CDD1Dull;
     gls_sink = eh_start(&goldi_engine_goldilocks, &gls_log);
     eh_start(&goldi_engine_vc, &vc_log);
+    RUN(goldilocks_any_sweep);            /* first: it needs the entry pool empty */
     RUN(goldilocks_example_A_intbox_swap);
     RUN(goldilocks_example_B_container);
     RUN(goldilocks_example_C_lost_signal);

@@ -217,6 +217,10 @@ bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, g
 void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos);
 /* GC side: closes chunk c (slot s) and takes its registry; caller frees it. */
 struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t *n);
+/* Copies shard k of chunk c's registry (entry refs, then granule refs) into
+ * *buf (grown as needed, capacity *cap) without closing it; returns how many
+ * (0 if c is not installed or is closed). Refs may be stale. */
+uint32_t gls_list_copy_shard(struct gls_list *l, uint64_t c, unsigned k, struct gls_ref **buf, uint32_t *cap);
 /* Frees the closed, fully written chunk c (the oldest). */
 void gls_list_free_chunk(struct gls_list *l, struct gls_slot *s, uint64_t c);
 /* Around fork (prepare; parent and child): every lock of the list. */

@@ -280,6 +280,30 @@ struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t 
     return all;
 }
 
+uint32_t gls_list_copy_shard(struct gls_list *l, uint64_t c, unsigned k, struct gls_ref **buf, uint32_t *cap) {
+    struct gls_slot *s = gls_list_peek(l, c);
+    if (!s)
+        return 0;
+    struct gls_reg *r = &atomic_load_explicit(&s->reg, memory_order_acquire)[k];
+    goldi_spin_lock(&r->lock);
+    uint32_t n = 0;
+    if (atomic_load_explicit(&s->num, memory_order_acquire) == c + 1 &&
+        !atomic_load_explicit(&s->closed, memory_order_relaxed)) {
+        n = r->n_ref + r->n_gran;
+        if (n > *cap) {   /* (the allocator is the one lock taken under a shard's) */
+            goldi_free(*buf);
+            *cap = n * 2;
+            *buf = goldi_alloc(sizeof **buf * *cap);
+        }
+        for (uint32_t i = 0; i < r->n_ref; i++)
+            (*buf)[i] = r->ref[i];
+        for (uint32_t i = 0; i < r->n_gran; i++)
+            (*buf)[r->n_ref + i] = (struct gls_ref){ (struct gls_entry *)(r->gran[i] | GLS_REF_GRANULE), 0 };
+    }
+    goldi_spin_unlock(&r->lock);
+    return n;
+}
+
 void gls_list_free_chunk(struct gls_list *l, struct gls_slot *s, uint64_t c) {
     goldi_spin_lock(&s->lock);
     GOLDI_CHECK_OP(atomic_load(&s->num), ==, c + 1);

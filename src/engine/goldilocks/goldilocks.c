@@ -39,6 +39,7 @@
     X(RACES, "races")                                                 \
     X(CELLS, "cells_appended")                                        \
     X(GC_RUNS, "gc_runs")                                             \
+    X(SWEEPS, "any_sweeps")                                           \
     X(GC_CELLS, "gc_cells_walked")                                    \
     X(MATERIALISED, "entries_materialised")                           \
     X(ANY, "any_compressions")                                        \
@@ -203,6 +204,8 @@ struct gls_engine {
     struct gls_entry *slab;
     uint32_t slab_left;
     _Atomic uint64_t pool_entries;    /* entries ever carved from slabs: the pool's size */
+    _Atomic uint64_t sweep_at;       /* pool size that asks for an ANY sweep (gc_sweep) */
+    _Atomic bool sweep_wanted;
     /* live threads, for ANY compression (2.3 (d)) */
     _Atomic(_Atomic uint8_t *) thr_pages[THR_PAGES];
     _Atomic uint64_t n_live;
@@ -363,7 +366,9 @@ static struct gls_entry *slab_take(struct gls_engine *g) {   /* caller holds poo
         g->slab = (struct gls_entry *)((raw + 63) & ~(uintptr_t)63);
         GOLDI_CHECK_OP((uintptr_t)(g->slab + SLAB_ENTRIES) >> SLOT_PTR_BITS, ==, 0);   /* slot tags */
         g->slab_left = SLAB_ENTRIES;
-        atomic_fetch_add_explicit(&g->pool_entries, SLAB_ENTRIES, memory_order_relaxed);
+        uint64_t pool = atomic_fetch_add_explicit(&g->pool_entries, SLAB_ENTRIES, memory_order_relaxed);
+        if (pool + SLAB_ENTRIES >= atomic_load_explicit(&g->sweep_at, memory_order_relaxed))
+            atomic_store_explicit(&g->sweep_wanted, true, memory_order_relaxed);   /* (granule held: later) */
     }
     return &g->slab[--g->slab_left];
 }
@@ -965,10 +970,13 @@ static int inl_try(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow
     return INL_DONE;
 }
 
-/* One entry of an expanded inline record. It is left unregistered
- * (reg_chunk 0): the granule's ref, in a chunk no later than its pos, stays
- * in the registry, and the GC that collects that chunk finds the entry
- * through the granule (gc_granules) and registers or collects it. */
+/* One entry of an expanded inline or packed record, registered in the
+ * chunk of its pos like any entry (the ANY sweep finds pool entries through
+ * entry refs only). If that chunk no longer takes registrations (the GC is
+ * collecting it), it is left unregistered (reg_chunk 0): the granule's ref,
+ * in a chunk no later than its pos, stays in the registry, and the GC that
+ * collects that chunk finds the entry through the granule (gc_granules) and
+ * registers or collects it. */
 static void inl_materialise(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
                             goldi_tid_t owner, enum gls_kind kind, uint8_t mask, uint64_t pos,
                             goldi_origin_t origin, uint64_t al) {
@@ -980,6 +988,7 @@ static void inl_materialise(struct gls_engine *g, struct gls_thr *ts, goldi_shad
     atomic_store_explicit(&e->pos, pos, memory_order_relaxed);
     gls_entry_bump_seq(e);
     gran_insert(w, e);
+    gls_list_register(g->list, e, pos >> GLS_CHUNK_BITS);   /* (false: the granule's ref stands for it) */
 }
 
 /* Turns an inline granule into pool entries; returns its registry chunk + 1
@@ -2689,6 +2698,24 @@ static bool snap_same(const struct gls_gc_scratch *sc, const struct gls_snap *a,
 
 #define GC_AHEAD 8   /* entries prefetched ahead of the GC's sweeps */
 
+/* Adds live entry e (generation gen) to the snapshot; caller holds its granule lock. */
+static void snap_entry_locked(struct gls_gc_scratch *sc, struct gls_entry *e, uint32_t gen) {
+    sc->snap = grow(sc->snap, &sc->cap_snap, sc->n_snap + 1, sizeof *sc->snap);
+    struct gls_snap *s = &sc->snap[sc->n_snap++];
+    s->e = e;
+    s->gen = gen;
+    s->seq = atomic_load_explicit(&e->seq, memory_order_relaxed);
+    s->pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
+    s->owner = e->owner;
+    s->tok_off = sc->n_toks;
+    s->n_tok = e->mat ? e->mat->n : 0;
+    if (s->n_tok) {
+        sc->toks = grow(sc->toks, &sc->cap_toks, sc->n_toks + s->n_tok, sizeof *sc->toks);
+        goldi_memcpy(&sc->toks[sc->n_toks], e->mat->tok, sizeof(uint64_t) * s->n_tok);
+        sc->n_toks += s->n_tok;
+    }
+}
+
 /* Step 1: snapshot every live entry registered in chunks [c0, c1), one granule lock at a time. */
 static void gc_snapshot(struct gls_engine *g, uint64_t c0, uint64_t c1, const struct gls_ref *refs,
                         uint32_t n_refs) {
@@ -2712,22 +2739,8 @@ static void gc_snapshot(struct gls_engine *g, uint64_t c0, uint64_t c1, const st
         /* gen unchanged => e was not freed, so addr named the right granule */
         uint64_t pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
         if (atomic_load_explicit(&e->gen, memory_order_acquire) == refs[i].gen &&
-            (pos >> GLS_CHUNK_BITS) >= c0 && (pos >> GLS_CHUNK_BITS) < c1) {
-            sc->snap = grow(sc->snap, &sc->cap_snap, sc->n_snap + 1, sizeof *sc->snap);
-            struct gls_snap *s = &sc->snap[sc->n_snap++];
-            s->e = e;
-            s->gen = refs[i].gen;
-            s->seq = atomic_load_explicit(&e->seq, memory_order_relaxed);
-            s->pos = pos;
-            s->owner = e->owner;
-            s->tok_off = sc->n_toks;
-            s->n_tok = e->mat ? e->mat->n : 0;
-            if (s->n_tok) {
-                sc->toks = grow(sc->toks, &sc->cap_toks, sc->n_toks + s->n_tok, sizeof *sc->toks);
-                goldi_memcpy(&sc->toks[sc->n_toks], e->mat->tok, sizeof(uint64_t) * s->n_tok);
-                sc->n_toks += s->n_tok;
-            }
-        }
+            (pos >> GLS_CHUNK_BITS) >= c0 && (pos >> GLS_CHUNK_BITS) < c1)
+            snap_entry_locked(sc, e, refs[i].gen);
         gc_gran_unlock(w);
     }
 }
@@ -3275,6 +3288,99 @@ static void gc_try(struct gls_engine *g) {
     goldi_spin_unlock(&g->gc_lock);
 }
 
+/* --- ANY sweep (docs/goldilocks.md "Sweeping entries nobody can race with") -------------------
+ * The GC above runs when the update list is long. A program with few sync
+ * operations (lu: two barrier cells per thread per phase) never gets there,
+ * yet its pool can grow without bound: entries of data nobody touches again
+ * (lu's pivot rows: the owner's W and three readers' R per granule) stay
+ * until the GC collects their chunk. A sweep, asked for when the pool has
+ * grown by half since the last (slab_take), evaluates every pool entry of
+ * every live chunk up to the tail and drops those whose set is ANY: no
+ * later access can race with them (set_is_any), whatever its pos. Nothing
+ * else changes: no chunk is closed or freed, no set is materialised, inline
+ * and packed records (no pool memory) are left alone. */
+#define SWEEP_MIN (UINT64_C(1) << 16)   /* pool growth (entries: 4 MiB) between sweeps, at least */
+#define SWEEP_ROUND (1u << 16)          /* entries evaluated per walk (bounds the scratch) */
+
+/* Evaluates the snapshot and drops its ANY entries; returns how many it kept. */
+static uint32_t sweep_round(struct gls_engine *g) {
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    uint32_t kept = 0;
+    if (!sc->n_snap)
+        return 0;
+    gc_dedup(sc);
+    gc_eval(g, 0, atomic_load(&g->list->tail));
+    for (uint32_t i = 0; i < sc->n_snap; i++) {
+        struct gls_snap *s = &sc->snap[i];
+        if (!sc->uniq[sc->uniq[s->uniq].share].any) {
+            kept++;
+            continue;
+        }
+        struct gls_entry *e = s->e;
+        goldi_shadow_word_t *w =
+            goldi_shadow_word_if_present(g->env.plane, atomic_load_explicit(&e->addr, memory_order_relaxed));
+        if (!w)
+            continue;
+        gc_gran_lock(w);
+        /* unchanged since the snapshot (gen: not freed; seq: same pos and set) */
+        if (atomic_load_explicit(&e->gen, memory_order_acquire) == s->gen &&
+            atomic_load_explicit(&e->seq, memory_order_relaxed) == s->seq) {
+            drop_entry_locked(g, e);
+            stat(g, 0, GLS_ST_ANY, 1);
+        }
+        gc_gran_unlock(w);
+    }
+    sc->n_snap = sc->n_toks = 0;
+    return kept;
+}
+
+/* Entry ref r of chunk c's registry: snapshot the entry if it is live and
+ * registered there (a ref left behind by a pos that moved on is not). */
+static void sweep_entry(struct gls_engine *g, const struct gls_ref *r, uint64_t c) {
+    struct gls_entry *e = r->e;
+    if (atomic_load_explicit(&e->gen, memory_order_acquire) != r->gen)
+        return;
+    goldi_shadow_word_t *w =
+        goldi_shadow_word_if_present(g->env.plane, atomic_load_explicit(&e->addr, memory_order_relaxed));
+    if (!w)
+        return;
+    gc_gran_lock(w);
+    if (atomic_load_explicit(&e->gen, memory_order_acquire) == r->gen &&   /* addr was e's granule */
+        atomic_load_explicit(&e->pos, memory_order_relaxed) >> GLS_CHUNK_BITS == c)
+        snap_entry_locked(g->gc_scratch, e, r->gen);
+    gc_gran_unlock(w);
+}
+
+/* Called at a sync event of any thread (no granule lock held) once asked. */
+static void gc_sweep(struct gls_engine *g) {
+    struct gls_list *l = g->list;
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    if (!goldi_spin_trylock(&g->gc_lock))
+        return;
+    atomic_store(&g->sweep_wanted, false);
+    sc->n_snap = sc->n_toks = 0;
+    uint64_t kept = 0, c1 = (atomic_load(&l->tail) >> GLS_CHUNK_BITS) + 1;
+    for (uint64_t c = atomic_load(&l->oldest); c < c1; c++) {
+        for (unsigned k = 0; k < GLS_REG_SHARDS; k++) {
+            uint32_t n = gls_list_copy_shard(l, c, k, &sc->refs, &sc->cap_refs);
+            for (uint32_t i = 0; i < n; i++) {
+                if (!gls_ref_is_granule(&sc->refs[i]))
+                    sweep_entry(g, &sc->refs[i], c);
+                if (sc->n_snap >= SWEEP_ROUND)
+                    kept += sweep_round(g);
+            }
+        }
+    }
+    kept += sweep_round(g);
+    /* The pool grows (slab_take) only once its free entries are used up, so
+     * its size then is about the live entries: sweep again when they are
+     * twice those this sweep kept (amortised: each sweep looks at no more
+     * entries than were made since the last). */
+    atomic_store(&g->sweep_at, 2 * kept + SWEEP_MIN);
+    stat(g, 0, GLS_ST_SWEEPS, 1);
+    goldi_spin_unlock(&g->gc_lock);
+}
+
 /* --- sync events: token rules of ALGORITHMS.md 2.3 -------------------------------------------- */
 
 /* Appends cell (a, b) for thread t. A cell whose condition is t or Frel(t)
@@ -3354,6 +3460,9 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
         reset_range(g, ts, ev->addr, ev->size);
     if (ev->kind == GOLDI_EV_EXIT)
         thr_mark_dead(g, thr->tid);
+    if (GOLDI_UNLIKELY(atomic_load_explicit(&g->sweep_wanted, memory_order_relaxed)) &&
+        ev->kind != GOLDI_EV_READ && ev->kind != GOLDI_EV_WRITE)
+        gc_sweep(g);
 }
 
 static void gls_on_thr_free(void *self, struct goldi_thr *thr) {
@@ -3424,6 +3533,7 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     gls_list_init(g->list);
     gls_map_init(&g->gc_map);
     g->gc_scratch = goldi_alloc(sizeof *g->gc_scratch);
+    atomic_store(&g->sweep_at, SWEEP_MIN);
     sink->self = g;
     g->list->granule_registered = inl_registered;
     g->list->granule_ctx = g;
