@@ -1,8 +1,8 @@
 // VERDICT: race
 // The ANY sweep (docs/goldilocks.md "Sweeping entries nobody can race with") must keep entries that some
-// live thread is not ordered after. Three readers read 32 Ki longs written by main, so every granule holds
-// main's write and three reads: pool entries (a packed granule holds three), 128 Ki of them, enough to ask
-// for sweeps, which run at the readers' barriers. A late thread, forked by main before the readers' reads
+// live thread is not ordered after. Three readers read 80 Ki longs written by main, so every granule holds
+// main's write and three reads: pool entries (a packed granule holds three), 320 Ki of them, enough to ask
+// for a sweep (past 256 Ki), which runs at the readers' barriers. A late thread, forked by main before the readers' reads
 // and never synchronised with them, then writes one element: it races with every reader's read.
 // CHECK: SUMMARY: Goldilocks: data race
 // CHECK: in late_writer
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include "invisible_barrier.h"
 
-#define N 32768
+#define N 81920
 static long data[N];
 static pthread_barrier_t readers_met;
 static ib_flag reads_done;

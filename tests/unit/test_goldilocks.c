@@ -765,8 +765,8 @@ CASE(goldilocks_any_compression) {
  * V0 waiting for V1, which waits for V2, is held by a set holding V2. */
 /* The ANY sweep (a pool grown past sweep_at, no GC): entries whose sets hold
  * every live thread go, the others stay. Runs first, while the pool is
- * empty, so the first batch alone does not reach the first sweep (64 Ki
- * entries). */
+ * empty, so the first batch alone does not reach the first sweep (SWEEP_MIN,
+ * 256 Ki entries) and the second does. */
 static void three_reads(int l, struct goldi_thr *const *r, char *a, int n) {
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < n; i++)
@@ -777,7 +777,7 @@ CASE(goldilocks_any_sweep) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T[3] = { thr_new(), thr_new(), thr_new() };
     struct goldi_sync *M = sync_new(GOLDI_SYNC_MUTEX);
-    enum { N1 = 8192, N2 = 12288 };
+    enum { N1 = 8192, N2 = 65536 };
     char *a = var(8 * N1), *b = var(8 * N2);
     uint64_t sw0 = stat_of("goldilocks.any_sweeps"), ent0 = stat_of("goldilocks.entries_live");
     for (int i = 0; i < N1; i++)
@@ -796,7 +796,7 @@ CASE(goldilocks_any_sweep) {
         rel(13, T0, M);
     }
     EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0);
-    three_reads(20, T, b, N2);                        /* the pool grows past 64 Ki entries */
+    three_reads(20, T, b, N2);                        /* the pool grows past 256 Ki entries */
     EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0);   /* (accesses do not sweep) */
     EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 4 * (N1 + N2));
     acq(30, T0, M);                                   /* the next sync event sweeps */

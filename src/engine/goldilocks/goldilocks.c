@@ -2716,6 +2716,23 @@ static void snap_entry_locked(struct gls_gc_scratch *sc, struct gls_entry *e, ui
     }
 }
 
+/* Snapshots the entry of ref r if it is live and its pos is in chunks [c0, c1). */
+static void snap_ref(struct gls_engine *g, const struct gls_ref *r, uint64_t c0, uint64_t c1) {
+    struct gls_entry *e = r->e;
+    uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
+    if (atomic_load_explicit(&e->gen, memory_order_acquire) != r->gen)
+        return;
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
+    if (!w)
+        return;   /* (a stale addr: e was freed and re-used meanwhile) */
+    gc_gran_lock(w);
+    /* gen unchanged => e was not freed, so addr named the right granule */
+    uint64_t c = atomic_load_explicit(&e->pos, memory_order_relaxed) >> GLS_CHUNK_BITS;
+    if (atomic_load_explicit(&e->gen, memory_order_acquire) == r->gen && c >= c0 && c < c1)
+        snap_entry_locked(g->gc_scratch, e, r->gen);
+    gc_gran_unlock(w);
+}
+
 /* Step 1: snapshot every live entry registered in chunks [c0, c1), one granule lock at a time. */
 static void gc_snapshot(struct gls_engine *g, uint64_t c0, uint64_t c1, const struct gls_ref *refs,
                         uint32_t n_refs) {
@@ -2726,22 +2743,8 @@ static void gc_snapshot(struct gls_engine *g, uint64_t c0, uint64_t c1, const st
          * start the miss of one a few refs ahead. */
         if (i + GC_AHEAD < n_refs && !gls_ref_is_granule(&refs[i + GC_AHEAD]))
             __builtin_prefetch(refs[i + GC_AHEAD].e);
-        if (gls_ref_is_granule(&refs[i]))
-            continue;   /* gc_granules turned what it needs into entry refs */
-        struct gls_entry *e = refs[i].e;
-        uintptr_t addr = atomic_load_explicit(&e->addr, memory_order_relaxed);
-        if (atomic_load_explicit(&e->gen, memory_order_acquire) != refs[i].gen)
-            continue;
-        goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
-        if (!w)
-            continue;   /* (a stale addr: e was freed and re-used meanwhile) */
-        gc_gran_lock(w);
-        /* gen unchanged => e was not freed, so addr named the right granule */
-        uint64_t pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
-        if (atomic_load_explicit(&e->gen, memory_order_acquire) == refs[i].gen &&
-            (pos >> GLS_CHUNK_BITS) >= c0 && (pos >> GLS_CHUNK_BITS) < c1)
-            snap_entry_locked(sc, e, refs[i].gen);
-        gc_gran_unlock(w);
+        if (!gls_ref_is_granule(&refs[i]))   /* (gc_granules turned what it needs into entry refs) */
+            snap_ref(g, &refs[i], c0, c1);
     }
 }
 
@@ -3293,13 +3296,14 @@ static void gc_try(struct gls_engine *g) {
  * operations (lu: two barrier cells per thread per phase) never gets there,
  * yet its pool can grow without bound: entries of data nobody touches again
  * (lu's pivot rows: the owner's W and three readers' R per granule) stay
- * until the GC collects their chunk. A sweep, asked for when the pool has
- * grown by half since the last (slab_take), evaluates every pool entry of
- * every live chunk up to the tail and drops those whose set is ANY: no
+ * until the GC collects their chunk. A sweep, asked for when the pool grows
+ * past twice what the last sweep kept plus SWEEP_MIN (slab_take), runs at
+ * the next sync event: it evaluates every pool entry registered in a live
+ * chunk up to the tail and drops those whose set is ANY: no
  * later access can race with them (set_is_any), whatever its pos. Nothing
  * else changes: no chunk is closed or freed, no set is materialised, inline
  * and packed records (no pool memory) are left alone. */
-#define SWEEP_MIN (UINT64_C(1) << 16)   /* pool growth (entries: 4 MiB) between sweeps, at least */
+#define SWEEP_MIN (UINT64_C(1) << 18)   /* pool growth (entries: 16 MiB) between sweeps, at least */
 #define SWEEP_ROUND (1u << 16)          /* entries evaluated per walk (bounds the scratch) */
 
 /* Evaluates the snapshot and drops its ANY entries; returns how many it kept. */
@@ -3311,6 +3315,8 @@ static uint32_t sweep_round(struct gls_engine *g) {
     gc_dedup(sc);
     gc_eval(g, 0, atomic_load(&g->list->tail));
     for (uint32_t i = 0; i < sc->n_snap; i++) {
+        if (i + GC_AHEAD < sc->n_snap)   /* (entries are cold: start the next misses early) */
+            __builtin_prefetch(sc->snap[i + GC_AHEAD].e, 1);
         struct gls_snap *s = &sc->snap[i];
         if (!sc->uniq[sc->uniq[s->uniq].share].any) {
             kept++;
@@ -3334,23 +3340,6 @@ static uint32_t sweep_round(struct gls_engine *g) {
     return kept;
 }
 
-/* Entry ref r of chunk c's registry: snapshot the entry if it is live and
- * registered there (a ref left behind by a pos that moved on is not). */
-static void sweep_entry(struct gls_engine *g, const struct gls_ref *r, uint64_t c) {
-    struct gls_entry *e = r->e;
-    if (atomic_load_explicit(&e->gen, memory_order_acquire) != r->gen)
-        return;
-    goldi_shadow_word_t *w =
-        goldi_shadow_word_if_present(g->env.plane, atomic_load_explicit(&e->addr, memory_order_relaxed));
-    if (!w)
-        return;
-    gc_gran_lock(w);
-    if (atomic_load_explicit(&e->gen, memory_order_acquire) == r->gen &&   /* addr was e's granule */
-        atomic_load_explicit(&e->pos, memory_order_relaxed) >> GLS_CHUNK_BITS == c)
-        snap_entry_locked(g->gc_scratch, e, r->gen);
-    gc_gran_unlock(w);
-}
-
 /* Called at a sync event of any thread (no granule lock held) once asked. */
 static void gc_sweep(struct gls_engine *g) {
     struct gls_list *l = g->list;
@@ -3364,8 +3353,10 @@ static void gc_sweep(struct gls_engine *g) {
         for (unsigned k = 0; k < GLS_REG_SHARDS; k++) {
             uint32_t n = gls_list_copy_shard(l, c, k, &sc->refs, &sc->cap_refs);
             for (uint32_t i = 0; i < n; i++) {
-                if (!gls_ref_is_granule(&sc->refs[i]))
-                    sweep_entry(g, &sc->refs[i], c);
+                if (i + GC_AHEAD < n && !gls_ref_is_granule(&sc->refs[i + GC_AHEAD]))
+                    __builtin_prefetch(sc->refs[i + GC_AHEAD].e);
+                if (!gls_ref_is_granule(&sc->refs[i]))   /* (only where its pos is: once) */
+                    snap_ref(g, &sc->refs[i], c, c + 1);
                 if (sc->n_snap >= SWEEP_ROUND)
                     kept += sweep_round(g);
             }
