@@ -248,6 +248,15 @@ void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos) {
     gls_entry_bump_seq(e);
 }
 
+/* Copies shard r's entry refs, then its granule refs (tagged), to out; returns how many. */
+static uint32_t reg_copy(const struct gls_reg *r, struct gls_ref *out) {
+    for (uint32_t i = 0; i < r->n_ref; i++)
+        out[i] = r->ref[i];
+    for (uint32_t i = 0; i < r->n_gran; i++)
+        out[r->n_ref + i] = (struct gls_ref){ (struct gls_entry *)(r->gran[i] | GLS_REF_GRANULE), 0 };
+    return r->n_ref + r->n_gran;
+}
+
 struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t *n) {
     goldi_spin_lock(&s->lock);
     struct gls_reg *regs = atomic_load_explicit(&s->reg, memory_order_relaxed);
@@ -261,10 +270,8 @@ struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t 
     uint32_t at = 0;
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++) {
         struct gls_reg *r = &regs[k];
-        for (uint32_t i = 0; i < r->n_ref; i++)
-            all[at++] = r->ref[i];
-        for (uint32_t i = 0; i < r->n_gran; i++)
-            all[at++] = (struct gls_ref){ (struct gls_entry *)(r->gran[i] | GLS_REF_GRANULE), 0 };
+        if (all)
+            at += reg_copy(r, all + at);
         atomic_fetch_sub_explicit(&l->reg_bytes, sizeof *r->ref * r->cap_ref + sizeof *r->gran * r->cap_gran,
                                   memory_order_relaxed);
         goldi_free(r->ref);
@@ -295,10 +302,7 @@ uint32_t gls_list_copy_shard(struct gls_list *l, uint64_t c, unsigned k, struct 
             *cap = n * 2;
             *buf = goldi_alloc(sizeof **buf * *cap);
         }
-        for (uint32_t i = 0; i < r->n_ref; i++)
-            (*buf)[i] = r->ref[i];
-        for (uint32_t i = 0; i < r->n_gran; i++)
-            (*buf)[r->n_ref + i] = (struct gls_ref){ (struct gls_entry *)(r->gran[i] | GLS_REF_GRANULE), 0 };
+        reg_copy(r, *buf);
     }
     goldi_spin_unlock(&r->lock);
     return n;
