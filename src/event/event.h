@@ -190,13 +190,18 @@ goldi_origin_t goldi_event_origin(const struct goldi_event *ev);
 GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_slot(const struct goldi_event *ev) {
     return &ev->thr->oc[(ev->pc * 0x9E3779B97F4A7C15ull) >> 32 & (GOLDI_ORIGIN_MEMO - 1)];
 }
-GOLDI_INLINE goldi_origin_t goldi_event_origin_memo(const struct goldi_event *ev) {
-    const struct goldi_thr *thr = ev->thr;
-    const struct goldi_origin_memo *m = goldi_origin_memo_slot(ev);
-    if (m->origin && m->pc == ev->pc && m->key == ((uint32_t)ev->kind << 24 | ev->size) &&
+/* The memo's answer for an access of thr at pc, of event kind and size
+ * (for engine paths that have not built the event). */
+GOLDI_INLINE goldi_origin_t goldi_origin_memo_of(const struct goldi_thr *thr, uintptr_t pc, uint8_t kind,
+                                                 uint32_t size) {
+    const struct goldi_origin_memo *m = &thr->oc[(pc * 0x9E3779B97F4A7C15ull) >> 32 & (GOLDI_ORIGIN_MEMO - 1)];
+    if (m->origin && m->pc == pc && m->key == ((uint32_t)kind << 24 | size) &&
         m->stack_version == thr->stack_version && m->depth == thr->depth && m->held_version == thr->held_version)
         return m->origin;
     return 0;
+}
+GOLDI_INLINE goldi_origin_t goldi_event_origin_memo(const struct goldi_event *ev) {
+    return goldi_origin_memo_of(ev->thr, ev->pc, ev->kind, ev->size);
 }
 GOLDI_INLINE void goldi_event_origin_memo_put(const struct goldi_event *ev, goldi_origin_t id) {
     const struct goldi_thr *thr = ev->thr;
@@ -236,12 +241,12 @@ struct goldi_sink {
     /* on_access serialises the accesses to a granule by a lock of its own:
      * the dispatcher takes no striped lock when every sink says so. */
     bool own_granule_locks;
-    /* Optional shortcut for a plain READ/WRITE [addr, addr+size) inside one
-     * granule, tried by the runtime before it builds an event, and only while
-     * this sink is the only one attached (no other sink needs the event):
-     * returns true if the access is fully handled (checked, state updated),
-     * false to get the ordinary event. Runs without the striped lock. May be
-     * NULL. */
+    /* Optional shortcut for a plain READ/WRITE [addr, addr+size) within at
+     * most two granules, tried by the runtime before it builds an event, and
+     * only while this sink is the only one attached (no other sink needs the
+     * event): returns true if the access is fully handled (checked, state
+     * updated), false to get the ordinary event (then no part of it may have
+     * been handled). Runs without the striped lock. May be NULL. */
     bool (*on_access_fast)(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                            uintptr_t pc);
     /* Every event, after its access pieces; for atomics inside the object's

@@ -909,10 +909,14 @@ static bool inl_of_entries(goldi_tid_t t, struct gls_entry *const *es, uint32_t 
  * result is not representable): take the general path. */
 enum { INL_NO, INL_DONE, INL_KEPT };
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev);
-/* o is the access's origin, or 0 to intern it from ev only if needed. */
-static int inl_try(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
-                   bool write, const struct goldi_event *ev, goldi_origin_t o) {
-    uintptr_t v = atomic_load_explicit(&w[0], memory_order_acquire);
+static goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
+                                       unsigned size);
+/* o is the access's origin, or 0 to find it (pc, size: of the whole access)
+ * only if it is stored. */
+/* v: w[0] as the caller loaded it (with acquire, or under the granule
+ * lock). */
+GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v, uint8_t piece,
+                         bool write, uintptr_t pc, unsigned size, goldi_origin_t o) {
     if (!inl_is(v) || (v & GRAN_LOCK) || inl_owner(v) != thr->tid || (write && (v & GRAN_SPLIT)))
         return INL_NO;   /* (a split record's W is another thread's: inl_foreign) */
     /* Kept: the bytes already carry an entry of this kind from this epoch
@@ -935,7 +939,7 @@ static int inl_try(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow
         }
     }
     if (!o)
-        o = access_origin(ts, ev);
+        o = access_origin_at(ts, thr, pc, write, size);
     if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
         return INL_NO;
     /* inl_update on the words of the access's kind only (pos, origin half,
@@ -2193,6 +2197,27 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
     return id;
 }
 
+/* access_origin for an access the caller has not made an event of: the
+ * memo inline, the event only on a miss. */
+static GOLDI_NOINLINE goldi_origin_t access_origin_slow(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc,
+                                                        bool write, unsigned size) {
+    struct goldi_event ev = {
+        .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ, .size = size, .addr = 0, .pc = pc, .thr = thr,
+    };
+    goldi_origin_t id = orc_origin(ts, &ev);
+    goldi_event_origin_memo_put(&ev, id);
+    return id;
+}
+static goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
+                                       unsigned size) {
+    goldi_origin_t id = goldi_origin_memo_of(thr, pc, write ? GOLDI_EV_WRITE : GOLDI_EV_READ, size);
+    if (GOLDI_LIKELY(id)) {
+        tstat(ts, GLS_ST_ORC_HIT, 1);
+        return id;
+    }
+    return access_origin_slow(ts, thr, pc, write, size);
+}
+
 __attribute__((noinline)) static goldi_origin_t orc_origin(struct gls_thr *ts, const struct goldi_event *ev) {
     const struct goldi_thr *thr = ev->thr;
     if (ts->fp_stack_version != thr->stack_version || ts->fp_depth != thr->depth || !ts->fp_stack) {
@@ -2301,7 +2326,7 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
         if (inl_owner(w0) == x.t && !x.atomic) {
             if (!record)
                 return;   /* free by the owner: nothing to check against, the reset follows */
-            int r = inl_try(x.ts, x.thr, w, piece, x.write, ev, 0);   /* interns the origin only if it stores */
+            int r = inl_try(x.ts, x.thr, w, w0, piece, x.write, ev->pc, ev->size, 0);   /* the origin only if it stores */
             if (r != INL_NO) {
                 if (r == INL_DONE)
                     tstat(x.ts, GLS_ST_INL_SLOW, 1);
@@ -2474,52 +2499,84 @@ static bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, gold
                            (uint8_t)(b >> 63));
 }
 
-/* The runtime's shortcut for a plain access inside one granule
+/* A piece [addr, addr+size) of a plain access (pc, whole size asize) in
+ * the granule at w, without the granule lock: by the owner of an inline
+ * granule (no other thread has state there, so there is nothing to check:
+ * owner short-circuit, and the update is the inline one), or one that
+ * changes nothing (kept_fast). False: the piece needs the general path. */
+GOLDI_INLINE bool piece_lock_free(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
+                                  uintptr_t addr, unsigned size, bool write, uintptr_t pc, unsigned asize) {
+    uint8_t piece = byte_mask(addr, addr + size);
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_acquire);
+    if (inl_is(w0)) {
+        /* The owner first, before anything is built for the general path
+         * (array code's common case). */
+        int r = inl_try(ts, thr, w, w0, piece, write, pc, asize, 0);
+        if (r == INL_DONE)
+            tstat(ts, GLS_ST_INL_FAST, 1);
+        return r != INL_NO;
+    }
+    if (pack_is(w0) ? pack_kept_fast(ts, thr, w, piece, write) : kept_fast(ts, thr, w, piece, write)) {
+        tstat(ts, GLS_ST_KEPT_FAST, 1);
+        return true;
+    }
+    return false;
+}
+
+/* The pieces of the access [aaddr, aaddr+asize) from addr on, each by the
+ * dispatcher's on_access under the granule lock, with the event the
+ * dispatcher would have built (no event is dispatched: the lock is on the
+ * line just read). */
+static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+                                         uintptr_t addr, uintptr_t aaddr, unsigned asize, bool write, uintptr_t pc) {
+    struct goldi_event ev = {
+        .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
+        .size = asize,
+        .addr = aaddr,
+        .pc = pc,
+        .thr = thr,
+    };
+    for (uintptr_t end = aaddr + asize; addr < end;) {
+        uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1), next = base + GOLDI_GRANULE;
+        unsigned size = (unsigned)((next < end ? next : end) - addr);
+        goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
+        if (GOLDI_UNLIKELY(!ts || !w)) {
+            gls_on_access(g, &ev, addr, size);
+            ts = thr->estate[g->env.index];
+        } else {
+            if (!atomic_load_explicit(&w[0], memory_order_relaxed))
+                goldi_shadow_will_write(g->env.plane, base);   /* before the lock's write: see shadow.h */
+            gran_lock(g, ts, w);
+            access_locked(g, ts, &ev, addr, size, w);
+            gran_unlock(ts, w);
+        }
+        addr = next;
+    }
+}
+
+/* The runtime's shortcut for a plain access within two granules
  * (goldi_sink.on_access_fast, called only while this engine is the only
- * sink, so no other sink needs the event). Without the granule lock: an
- * access by the owner of an inline granule (no other thread has state
- * there, so there is nothing to check: owner short-circuit, and the update
- * is the inline one), or one that changes nothing (kept_fast). Anything
- * else is the dispatcher's on_access, run here under the granule lock: no
- * event is dispatched, and the lock is on the line just read. */
+ * sink, so no other sink needs the event): each piece lock-free if it can
+ * be, else under its granule lock. A 16-byte access of a vectorised loop
+ * looks its shadow up once (a granule's 8 words follow the previous one's
+ * unless a shadow leaf ends between them). Always handles the access. */
 static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                                uintptr_t pc) {
     struct gls_engine *g = self;
     struct gls_thr *ts = thr->estate[g->env.index];
-    uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1), split = base + GOLDI_GRANULE;
+    unsigned first = addr + size > split ? (unsigned)(split - addr) : size;
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
-    uint8_t piece = byte_mask(addr, addr + size);
-    uintptr_t w0 = w ? atomic_load_explicit(&w[0], memory_order_relaxed) : 0;
-    if (GOLDI_LIKELY(ts && w) && (pack_is(w0) ? pack_kept_fast(ts, thr, w, piece, write)
-                                              : !inl_is(w0) && kept_fast(ts, thr, w, piece, write))) {
-        tstat(ts, GLS_ST_KEPT_FAST, 1);
-        return true;
-    }
-    /* From here the access needs the event the dispatcher would have built. */
-    struct goldi_event ev = {
-        .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
-        .size = size,
-        .addr = addr,
-        .pc = pc,
-        .thr = thr,
-    };
-    if (GOLDI_UNLIKELY(!ts || !w)) {
-        gls_on_access(g, &ev, addr, size);
-        return true;
-    }
-    if (inl_is(w0) && !(w0 & GRAN_LOCK) && inl_owner(w0) == thr->tid) {
-        int r = inl_try(ts, thr, w, piece, write, &ev, 0);
-        if (r != INL_NO) {
-            if (r == INL_DONE)
-                tstat(ts, GLS_ST_INL_FAST, 1);
+    if (GOLDI_LIKELY(ts && w) && piece_lock_free(ts, thr, w, addr, first, write, pc, size)) {
+        if (first == size)
             return true;
-        }
+        w = goldi_shadow_i3(split) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, split);
+        if (GOLDI_LIKELY(w) && piece_lock_free(ts, thr, w, split, size - first, write, pc, size))
+            return true;
+        pieces_locked(g, ts, thr, split, addr, size, write, pc);
+        return true;
     }
-    if (!w0)
-        goldi_shadow_will_write(g->env.plane, base);   /* before the lock's write: see shadow.h */
-    gran_lock(g, ts, w);
-    access_locked(g, ts, &ev, addr, size, w);
-    gran_unlock(ts, w);
+    pieces_locked(g, ts, thr, addr, addr, size, write, pc);
     return true;
 }
 

@@ -37,16 +37,10 @@ static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, struct goldi_f
     struct goldi_sink *fs = goldi_dispatch_fast_sink;
     bool done = false;
     if (fs && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
-        /* At most two granules (16-byte accesses of vectorised loops). If
-         * the second piece falls back, the whole access goes the slow way;
-         * repeating the first piece's check and update there changes
-         * nothing. */
-        uintptr_t split = (addr | (GOLDI_GRANULE - 1)) + 1;
-        uint32_t first = addr + size > split ? (uint32_t)(split - addr) : size;
+        /* At most two granules (16-byte accesses of vectorised loops). */
         t->in_rt++;   /* the origin may be interned (runtime allocator) */
         t->ignore++;
-        done = fs->on_access_fast(fs->self, &t->thr, addr, first, write, pc) &&
-               (first == size || fs->on_access_fast(fs->self, &t->thr, split, size - first, write, pc));
+        done = fs->on_access_fast(fs->self, &t->thr, addr, size, write, pc);
         t->in_rt--;
         t->ignore--;
     }
