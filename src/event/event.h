@@ -84,7 +84,7 @@ struct goldi_held {
     uint8_t mode;               /* enum goldi_lock_mode */
 };
 
-#define GOLDI_ORIGIN_MEMO 16   /* power of two */
+#define GOLDI_ORIGIN_MEMO 64   /* power of two */
 
 /* A thread as engines see it. The runtime embeds one in its thread state; the
  * trace analyzer makes one per trace thread. */
@@ -182,19 +182,26 @@ typedef uint32_t goldi_origin_t;
 #define GOLDI_ORIGIN_ATOMIC 0x2
 #define GOLDI_ORIGIN_FREE   0x4
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev);
+/* Slot of pc: the access calls of one loop are a few bytes apart (a call
+ * takes 5), so pc / 4 puts any GOLDI_ORIGIN_MEMO * 4 bytes of code in
+ * distinct slots; a multiplicative hash made two of a loop's calls share a
+ * slot (and evict each other at every access) now and then. */
+GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_at(struct goldi_thr *thr, uintptr_t pc) {
+    return &thr->oc[(pc >> 2) & (GOLDI_ORIGIN_MEMO - 1)];
+}
+GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_slot(const struct goldi_event *ev) {
+    return goldi_origin_memo_at(ev->thr, ev->pc);
+}
 /* The thread's memo only (inline: engines ask it on their access paths):
  * the origin goldi_event_origin(ev) returns if a recent access at ev's pc
  * (same kind, size, stack and locks) left it there, else 0; and the same
  * memo filled by an engine's own cache. The kind decides the origin's flags,
- * so (kind, size) is the key. */
-GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_slot(const struct goldi_event *ev) {
-    return &ev->thr->oc[(ev->pc * 0x9E3779B97F4A7C15ull) >> 32 & (GOLDI_ORIGIN_MEMO - 1)];
-}
-/* The memo's answer for an access of thr at pc, of event kind and size
- * (for engine paths that have not built the event). */
-GOLDI_INLINE goldi_origin_t goldi_origin_memo_of(const struct goldi_thr *thr, uintptr_t pc, uint8_t kind,
+ * so (kind, size) is the key. goldi_origin_memo_of asks it for an access of
+ * thr at pc, of event kind and size, for engine paths that have not built
+ * the event. */
+GOLDI_INLINE goldi_origin_t goldi_origin_memo_of(struct goldi_thr *thr, uintptr_t pc, uint8_t kind,
                                                  uint32_t size) {
-    const struct goldi_origin_memo *m = &thr->oc[(pc * 0x9E3779B97F4A7C15ull) >> 32 & (GOLDI_ORIGIN_MEMO - 1)];
+    const struct goldi_origin_memo *m = goldi_origin_memo_at(thr, pc);
     if (m->origin && m->pc == pc && m->key == ((uint32_t)kind << 24 | size) &&
         m->stack_version == thr->stack_version && m->depth == thr->depth && m->held_version == thr->held_version)
         return m->origin;

@@ -2526,9 +2526,10 @@ GOLDI_INLINE bool piece_lock_free(struct gls_thr *ts, struct goldi_thr *thr, gol
 /* The pieces of the access [aaddr, aaddr+asize) from addr on, each by the
  * dispatcher's on_access under the granule lock, with the event the
  * dispatcher would have built (no event is dispatched: the lock is on the
- * line just read). */
+ * line just read). w: the shadow of addr's granule, if the caller has it. */
 static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
-                                         uintptr_t addr, uintptr_t aaddr, unsigned asize, bool write, uintptr_t pc) {
+                                         goldi_shadow_word_t *w, uintptr_t addr, uintptr_t aaddr, unsigned asize,
+                                         bool write, uintptr_t pc) {
     struct goldi_event ev = {
         .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
         .size = asize,
@@ -2539,7 +2540,8 @@ static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *t
     for (uintptr_t end = aaddr + asize; addr < end;) {
         uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1), next = base + GOLDI_GRANULE;
         unsigned size = (unsigned)((next < end ? next : end) - addr);
-        goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
+        if (!w)
+            w = goldi_shadow_word_if_present(g->env.plane, base);
         if (GOLDI_UNLIKELY(!ts || !w)) {
             gls_on_access(g, &ev, addr, size);
             ts = thr->estate[g->env.index];
@@ -2551,6 +2553,7 @@ static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *t
             gran_unlock(ts, w);
         }
         addr = next;
+        w = NULL;
     }
 }
 
@@ -2567,16 +2570,36 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1), split = base + GOLDI_GRANULE;
     unsigned first = addr + size > split ? (unsigned)(split - addr) : size;
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
-    if (GOLDI_LIKELY(ts && w) && piece_lock_free(ts, thr, w, addr, first, write, pc, size)) {
-        if (first == size)
-            return true;
-        w = goldi_shadow_i3(split) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, split);
-        if (GOLDI_LIKELY(w) && piece_lock_free(ts, thr, w, split, size - first, write, pc, size))
-            return true;
-        pieces_locked(g, ts, thr, split, addr, size, write, pc);
+    if (GOLDI_UNLIKELY(!ts || !w)) {
+        pieces_locked(g, ts, thr, w, addr, addr, size, write, pc);
         return true;
     }
-    pieces_locked(g, ts, thr, addr, addr, size, write, pc);
+    if (!piece_lock_free(ts, thr, w, addr, first, write, pc, size)) {
+        if (first < size) {
+            pieces_locked(g, ts, thr, w, addr, addr, size, write, pc);
+            return true;
+        }
+        /* One granule (the scatters of radix, hashtable): the locked path
+         * right here, on the line just read. */
+        struct goldi_event ev = {
+            .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
+            .size = size,
+            .addr = addr,
+            .pc = pc,
+            .thr = thr,
+        };
+        if (!atomic_load_explicit(&w[0], memory_order_relaxed))
+            goldi_shadow_will_write(g->env.plane, base);   /* before the lock's write: see shadow.h */
+        gran_lock(g, ts, w);
+        access_locked(g, ts, &ev, addr, size, w);
+        gran_unlock(ts, w);
+        return true;
+    }
+    if (first == size)
+        return true;
+    w = goldi_shadow_i3(split) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, split);
+    if (!w || !piece_lock_free(ts, thr, w, split, size - first, write, pc, size))
+        pieces_locked(g, ts, thr, w, split, addr, size, write, pc);
     return true;
 }
 
