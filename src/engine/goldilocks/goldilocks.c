@@ -229,7 +229,7 @@ static void stat(struct gls_engine *g, goldi_tid_t t, unsigned k, uint64_t d) {
 }
 
 /* Hot-path counter of the calling thread: a plain add, no locked instruction. */
-static void tstat(struct gls_thr *ts, unsigned k, uint64_t d) {
+GOLDI_INLINE void tstat(struct gls_thr *ts, unsigned k, uint64_t d) {
     atomic_store_explicit(&ts->st[k], atomic_load_explicit(&ts->st[k], memory_order_relaxed) + d,
                           memory_order_relaxed);
 }
@@ -2459,8 +2459,8 @@ static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_sha
  * granule's version (a consistent copy or none), and the same rule decides:
  * t's cell of the access's kind covers the bytes, is from t's epoch, has the
  * alock t would pick now, and (a write) no other cell is on the bytes. */
-static bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
-                           bool write) {
+GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
+                            bool write) {
     uint64_t v1 = atomic_load_explicit(&w[GRAN_VER], memory_order_acquire);
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if ((v1 & 1) || !pack_is(w0))
@@ -2526,8 +2526,9 @@ GOLDI_INLINE bool piece_lock_free(struct gls_thr *ts, struct goldi_thr *thr, gol
 /* The pieces of the access [aaddr, aaddr+asize) from addr on, each by the
  * dispatcher's on_access under the granule lock, with the event the
  * dispatcher would have built (no event is dispatched: the lock is on the
- * line just read). w: the shadow of addr's granule, if the caller has it. */
-static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+ * line just read). w: the shadow of addr's granule, if the caller has it.
+ * Always true (for the runtime's shortcut). */
+static GOLDI_NOINLINE bool pieces_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                          goldi_shadow_word_t *w, uintptr_t addr, uintptr_t aaddr, unsigned asize,
                                          bool write, uintptr_t pc) {
     struct goldi_event ev = {
@@ -2555,6 +2556,26 @@ static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *t
         addr = next;
         w = NULL;
     }
+    return true;
+}
+
+/* pieces_locked for an access inside the granule at w (radix's and
+ * hashtable's scatters: kept lean, no loop). */
+static GOLDI_NOINLINE bool piece_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+                                        goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
+    struct goldi_event ev = {
+        .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
+        .size = size,
+        .addr = addr,
+        .pc = pc,
+        .thr = thr,
+    };
+    if (!atomic_load_explicit(&w[0], memory_order_relaxed))
+        goldi_shadow_will_write(g->env.plane, addr);   /* before the lock's write: see shadow.h */
+    gran_lock(g, ts, w);
+    access_locked(g, ts, &ev, addr, size, w);
+    gran_unlock(ts, w);
+    return true;
 }
 
 /* The runtime's shortcut for a plain access within two granules
@@ -2570,37 +2591,19 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1), split = base + GOLDI_GRANULE;
     unsigned first = addr + size > split ? (unsigned)(split - addr) : size;
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
-    if (GOLDI_UNLIKELY(!ts || !w)) {
-        pieces_locked(g, ts, thr, w, addr, addr, size, write, pc);
-        return true;
-    }
-    if (!piece_lock_free(ts, thr, w, addr, first, write, pc, size)) {
-        if (first < size) {
-            pieces_locked(g, ts, thr, w, addr, addr, size, write, pc);
+    uintptr_t from = addr;
+    if (GOLDI_LIKELY(ts && w) && piece_lock_free(ts, thr, w, addr, first, write, pc, size)) {
+        if (first == size)
             return true;
-        }
-        /* One granule (the scatters of radix, hashtable): the locked path
-         * right here, on the line just read. */
-        struct goldi_event ev = {
-            .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
-            .size = size,
-            .addr = addr,
-            .pc = pc,
-            .thr = thr,
-        };
-        if (!atomic_load_explicit(&w[0], memory_order_relaxed))
-            goldi_shadow_will_write(g->env.plane, base);   /* before the lock's write: see shadow.h */
-        gran_lock(g, ts, w);
-        access_locked(g, ts, &ev, addr, size, w);
-        gran_unlock(ts, w);
-        return true;
+        w = goldi_shadow_i3(split) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, split);
+        if (GOLDI_LIKELY(w) && piece_lock_free(ts, thr, w, split, size - first, write, pc, size))
+            return true;
+        from = split;
     }
-    if (first == size)
-        return true;
-    w = goldi_shadow_i3(split) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, split);
-    if (!w || !piece_lock_free(ts, thr, w, split, size - first, write, pc, size))
-        pieces_locked(g, ts, thr, w, split, addr, size, write, pc);
-    return true;
+    /* (tail calls: the lock-free path above needs no frame of its own) */
+    if (GOLDI_LIKELY(ts && w) && first == size)
+        return piece_locked(g, ts, thr, w, addr, size, write, pc);
+    return pieces_locked(g, ts, thr, w, from, addr, size, write, pc);
 }
 
 /* --- update-list GC (docs/goldilocks.md "Bounded memory") ----------------------------------- */
