@@ -14,18 +14,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -ge 2 ]] || { sed -n '2,13p' "${BASH_SOURCE[0]}"; exit 2; }
-goldi_a=$(realpath "$1") goldi_b=$(realpath "$2")
-shift 2
+. "$here/tools/two_builds.sh"
+two_builds ab.sh "stencil:400 lu:400 nbody:1500 blackscholes:100000 radix:2000000 sharedspot:3000000
+                  localspot:50000000 multiset:200000 lockfree:200000 pipeline:300000 hashtable:400000
+                  threadpool:500000" "$@"
 runs=${RUNS:-5} threads=${THREADS:-4} cc=${CC_FOR_GOLDI:-clang}
-out=${OUT:-$(mktemp -d /tmp/goldi-ab.XXXXXX)}
-mkdir -p "$out"
-work=("$@")
-[[ ${#work[@]} -gt 0 ]] || work=(stencil:400 lu:400 nbody:1500 blackscholes:100000 radix:2000000
-                                  sharedspot:3000000 localspot:50000000 multiset:200000
-                                  lockfree:200000 pipeline:300000 hashtable:400000 threadpool:500000)
-for tool in "$goldi_a" "$goldi_b"; do
-  [[ -x $tool ]] || { echo "ab.sh: $tool is not an executable goldi" >&2; exit 2; }
-done
 flags=(-O2 -g -pthread -I"$here/workloads")
 echo "| workload | size | native s | TSan (Clang) s | goldi A s | goldi B s | A / TSan | B / TSan | B / A |"
 echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|"

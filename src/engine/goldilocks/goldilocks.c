@@ -2403,8 +2403,8 @@ GOLDI_INLINE bool kept_looks_at(uintptr_t tag, uintptr_t own, bool write) {
     return write || tag == own || (tag & 3) == GLS_AW;
 }
 
-static bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
-                      bool write) {
+GOLDI_INLINE bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
+                            bool write) {
     uint64_t v1 = atomic_load_explicit(&w[GRAN_VER], memory_order_acquire);
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if ((v1 & 1) || (w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK)))
