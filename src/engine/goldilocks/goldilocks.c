@@ -911,10 +911,9 @@ enum { INL_NO, INL_DONE, INL_KEPT };
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev);
 static goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
                                        unsigned size);
-/* o is the access's origin, or 0 to find it (pc, size: of the whole access)
- * only if it is stored. */
 /* v: w[0] as the caller loaded it (with acquire, or under the granule
- * lock). */
+ * lock). o is the access's origin, or 0 to find it (pc, size: of the whole
+ * access) only if it is stored. */
 GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v, uint8_t piece,
                          bool write, uintptr_t pc, unsigned size, goldi_origin_t o) {
     if (!inl_is(v) || (v & GRAN_LOCK) || inl_owner(v) != thr->tid || (write && (v & GRAN_SPLIT)))
