@@ -14,5 +14,6 @@ two_builds() {
   out=${OUT:-$(mktemp -d "/tmp/goldi-${name%.sh}.XXXXXX")}
   mkdir -p "$out"
   work=("$@")
-  [[ ${#work[@]} -gt 0 ]] || read -r -a work <<< "$defaults"
+  # (-d '': the defaults span several lines)
+  [[ ${#work[@]} -gt 0 ]] || read -r -d '' -a work <<< "$defaults" || true
 }
