@@ -28,6 +28,11 @@ void goldi_os_yield(void);
  * once first; both return false where the kernel refuses. */
 bool goldi_os_membarrier_register(void);
 bool goldi_os_membarrier(void);
+/* Blocks every signal of the calling thread (the raw syscall: libc's
+ * sigprocmask is intercepted) and returns the mask it had, for
+ * goldi_os_unblock_signals. */
+uint64_t goldi_os_block_signals(void);
+void goldi_os_unblock_signals(uint64_t old);
 GOLDI_NORETURN void goldi_os_abort(void);
 GOLDI_NORETURN void goldi_os_exit(int code);
 /* getenv without libc's locks; valid before libc initialisation finishes. */

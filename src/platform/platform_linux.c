@@ -22,6 +22,14 @@ void *goldi_os_mmap(size_t n, bool noreserve) {
 
 void goldi_os_munmap(void *p, size_t n) { syscall(SYS_munmap, p, n); }
 
+/* The kernel's sigset is 64 bits on x86-64 (its size is the last argument). */
+uint64_t goldi_os_block_signals(void) {
+    uint64_t all = ~UINT64_C(0), old = 0;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, sizeof all);
+    return old;
+}
+void goldi_os_unblock_signals(uint64_t old) { syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, sizeof old); }
+
 void goldi_os_discard(void *p, size_t n) { syscall(SYS_madvise, p, n, MADV_DONTNEED); }
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23

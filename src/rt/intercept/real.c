@@ -1,12 +1,18 @@
 /* Resolution of the real libc functions (see real.h). dlsym runs with a
  * per-thread "resolving" flag set so a string interceptor called from inside
- * the dynamic loader does not recurse into another resolution. */
+ * the dynamic loader does not recurse into another resolution, and with the
+ * thread's signals blocked: a handler landing inside dlsym that calls an
+ * interceptor whose real function is not resolved yet (write, sem_post)
+ * would need a resolution of its own there, which is neither possible (the
+ * flag) nor safe (dlsym is not async-signal-safe); blocked, it runs once
+ * the resolution is done (tests/stress/signals.c hit it 2 runs in 20). */
 #define _GNU_SOURCE
 #include "real.h"
 
 #include <dlfcn.h>
 
 #include "../../base/fmt.h"
+#include "../../platform/platform.h"
 
 static GOLDI_TLS int resolving;
 
@@ -15,9 +21,11 @@ bool goldi_real_resolving(void) {
 }
 
 void *goldi_real_lookup(const char *name, const char *version) {
+    uint64_t mask = goldi_os_block_signals();
     resolving++;
     void *p = version ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name);
     resolving--;
+    goldi_os_unblock_signals(mask);
     return p;
 }
 
