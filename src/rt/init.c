@@ -61,7 +61,7 @@ static void open_log(void) {
         report_fd = 1;
         return;
     }
-    char path[4096];
+    static char path[4096];   /* (static: runs once, at start-up; keeps the frame small) */
     goldi_snprintf(path, sizeof path, "%s.%d", p, goldi_os_getpid());
     int fd = goldi_os_open_log(path);
     if (fd < 0) {
