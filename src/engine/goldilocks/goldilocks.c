@@ -2464,13 +2464,25 @@ GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if ((v1 & 1) || !pack_is(w0))
         return false;
+    /* Most packed granules an access finds hold no cell of the thread's
+     * current epoch (radix's scatter: each pass writes other granules):
+     * say so from the cells' first words alone. (An answer of false needs
+     * no consistent copy: the locked path decides.) */
+    uint32_t n = (uint32_t)(w0 >> 4) & 3;
+    bool current = false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
+        current |= (goldi_tid_t)(a >> PACK_POS_BITS) == thr->tid &&
+                   (a & ((UINT64_C(1) << PACK_POS_BITS) - 1)) >= ts->epoch_pos;
+    }
+    if (!current)
+        return false;
     uint64_t cw[2 * PACK_CELLS];
     for (unsigned i = 0; i < 2 * PACK_CELLS; i++)
         cw[i] = atomic_load_explicit(&w[1 + i], memory_order_relaxed);
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) != v1)
         return false;
-    uint32_t n = (uint32_t)(w0 >> 4) & 3;
     uint64_t want = write ? GLS_W : GLS_R;
     int mine = -1;
     for (uint32_t i = 0; i < n; i++) {
