@@ -2,8 +2,9 @@
 # bench/ir.sh: instructions executed by two goldi builds on the same
 # workloads (cachegrind's Ir count), for runtime changes too small to see in
 # wall time on a shared machine. One thread by default: the count is then the
-# same on every run (with more threads, spinning and scheduling make it vary
-# by a few per cent). Counts instructions only: a change that trades
+# same on every run (pipeline and lockfree, whose stages wait for each other,
+# still vary by ~0.5 %; with more threads, spinning and scheduling make counts
+# vary by a few per cent). Counts instructions only: a change that trades
 # instructions for cache misses needs bench/ab.sh as well.
 #
 #   bash bench/ir.sh GOLDI_A GOLDI_B [WORKLOAD:SIZE ...]
@@ -14,7 +15,7 @@
 # tenth of bench/ab.sh's (cachegrind runs ~50x slower than native).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-[[ $# -ge 2 ]] || { sed -n '2,14p' "${BASH_SOURCE[0]}"; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '2,15p' "${BASH_SOURCE[0]}"; exit 2; }
 command -v valgrind > /dev/null || { echo "ir.sh: needs valgrind (cachegrind)" >&2; exit 2; }
 . "$here/tools/two_builds.sh"
 two_builds ir.sh "stencil:200 lu:200 nbody:300 blackscholes:10000 radix:200000 sharedspot:300000
