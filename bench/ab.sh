@@ -19,7 +19,10 @@ two_builds ab.sh "stencil:400 lu:400 nbody:1500 blackscholes:100000 radix:200000
                   localspot:50000000 multiset:200000 lockfree:200000 pipeline:300000 hashtable:400000
                   threadpool:500000" "$@"
 runs=${RUNS:-5} threads=${THREADS:-4} cc=${CC_FOR_GOLDI:-clang}
-flags=(-O2 -g -pthread -I"$here/workloads")
+# Every function 64-byte aligned in all four builds: a runtime change moves
+# the workload's own code by a few bytes, and a hot function moved off a
+# 32-byte boundary read as +5-9 % on localspot with the same instructions.
+flags=(-O2 -g -pthread -falign-functions=64 -I"$here/workloads")
 echo "| workload | size | native s | TSan (Clang) s | goldi A s | goldi B s | A / TSan | B / TSan | B / A |"
 echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|"
 for ws in "${work[@]}"; do
