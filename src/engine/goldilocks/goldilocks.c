@@ -1072,7 +1072,7 @@ static bool pack_fits(const struct gls_entry *e) {
            e->alock_id < (UINT64_C(1) << PACK_ALOCK_BITS);
 }
 
-static void pack_entry(struct gls_entry *e, uint64_t a, uint64_t b, uint8_t mask, goldi_origin_t origin) {
+GOLDI_INLINE void pack_entry(struct gls_entry *e, uint64_t a, uint64_t b, uint8_t mask, goldi_origin_t origin) {
     atomic_store_explicit(&e->pos, a & ((UINT64_C(1) << PACK_POS_BITS) - 1), memory_order_relaxed);
     e->owner = (goldi_tid_t)(a >> PACK_POS_BITS);
     e->origin = origin;
@@ -1105,7 +1105,7 @@ static uint32_t pack_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_entry
 }
 
 /* Could entries lo (bytes 0-3) and hi (bytes 4-7) share a DUAL cell? */
-static bool pack_pairs(const struct gls_entry *lo, const struct gls_entry *hi) {
+GOLDI_INLINE bool pack_pairs(const struct gls_entry *lo, const struct gls_entry *hi) {
     int64_t d = (int64_t)hi->origin - (int64_t)lo->origin;
     return !(lo->mask & 0xf0) && !(hi->mask & 0x0f) && lo->kind == hi->kind && lo->owner == hi->owner &&
            !lo->alock_id && !hi->alock_id &&
@@ -1145,6 +1145,7 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_entry *c, uint32
         cw[2 * cells + 1] = b;
         cells++;
     }
+#pragma GCC unroll 6   /* (six plain stores; the loop cost as much as the cells' encoding) */
     for (uint32_t i = 0; i < 2 * PACK_CELLS; i++)
         atomic_store_explicit(&w[1 + i], cw[i], memory_order_relaxed);
     atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)cells << 4 | (uintptr_t)reg << 8, memory_order_release);
@@ -2478,6 +2479,7 @@ GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr
     if (!current)
         return false;
     uint64_t cw[2 * PACK_CELLS];
+#pragma GCC unroll 6
     for (unsigned i = 0; i < 2 * PACK_CELLS; i++)
         cw[i] = atomic_load_explicit(&w[1 + i], memory_order_relaxed);
     atomic_thread_fence(memory_order_acquire);
