@@ -2199,11 +2199,17 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
 
 /* access_origin for an access the caller has not made an event of: the
  * memo inline, the event only on a miss. */
+/* The event the dispatcher would build for a plain access of thr. */
+GOLDI_INLINE struct goldi_event plain_event(struct goldi_thr *thr, bool write, uintptr_t addr, unsigned size,
+                                            uintptr_t pc) {
+    return (struct goldi_event){
+        .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ, .size = size, .addr = addr, .pc = pc, .thr = thr,
+    };
+}
+
 static GOLDI_NOINLINE goldi_origin_t access_origin_slow(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc,
                                                         bool write, unsigned size) {
-    struct goldi_event ev = {
-        .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ, .size = size, .addr = 0, .pc = pc, .thr = thr,
-    };
+    struct goldi_event ev = plain_event(thr, write, 0, size, pc);
     goldi_origin_t id = orc_origin(ts, &ev);
     goldi_event_origin_memo_put(&ev, id);
     return id;
@@ -2536,6 +2542,17 @@ GOLDI_INLINE bool piece_lock_free(struct gls_thr *ts, struct goldi_thr *thr, gol
     return false;
 }
 
+/* The piece [addr, addr+size) of the access ev, in the granule at w, by the
+ * dispatcher's on_access under the granule lock. */
+GOLDI_INLINE void piece_under_lock(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w,
+                                   const struct goldi_event *ev, uintptr_t addr, unsigned size) {
+    if (!atomic_load_explicit(&w[0], memory_order_relaxed))
+        goldi_shadow_will_write(g->env.plane, addr);   /* before the lock's write: see shadow.h */
+    gran_lock(g, ts, w);
+    access_locked(g, ts, ev, addr, size, w);
+    gran_unlock(ts, w);
+}
+
 /* The pieces of the access [aaddr, aaddr+asize) from addr on, each by the
  * dispatcher's on_access under the granule lock, with the event the
  * dispatcher would have built (no event is dispatched: the lock is on the
@@ -2544,13 +2561,7 @@ GOLDI_INLINE bool piece_lock_free(struct gls_thr *ts, struct goldi_thr *thr, gol
 static GOLDI_NOINLINE bool pieces_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                          goldi_shadow_word_t *w, uintptr_t addr, uintptr_t aaddr, unsigned asize,
                                          bool write, uintptr_t pc) {
-    struct goldi_event ev = {
-        .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
-        .size = asize,
-        .addr = aaddr,
-        .pc = pc,
-        .thr = thr,
-    };
+    struct goldi_event ev = plain_event(thr, write, aaddr, asize, pc);
     for (uintptr_t end = aaddr + asize; addr < end;) {
         uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1), next = base + GOLDI_GRANULE;
         unsigned size = (unsigned)((next < end ? next : end) - addr);
@@ -2560,11 +2571,7 @@ static GOLDI_NOINLINE bool pieces_locked(struct gls_engine *g, struct gls_thr *t
             gls_on_access(g, &ev, addr, size);
             ts = thr->estate[g->env.index];
         } else {
-            if (!atomic_load_explicit(&w[0], memory_order_relaxed))
-                goldi_shadow_will_write(g->env.plane, base);   /* before the lock's write: see shadow.h */
-            gran_lock(g, ts, w);
-            access_locked(g, ts, &ev, addr, size, w);
-            gran_unlock(ts, w);
+            piece_under_lock(g, ts, w, &ev, addr, size);
         }
         addr = next;
         w = NULL;
@@ -2576,18 +2583,8 @@ static GOLDI_NOINLINE bool pieces_locked(struct gls_engine *g, struct gls_thr *t
  * hashtable's scatters: kept lean, no loop). */
 static GOLDI_NOINLINE bool piece_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                         goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
-    struct goldi_event ev = {
-        .kind = write ? GOLDI_EV_WRITE : GOLDI_EV_READ,
-        .size = size,
-        .addr = addr,
-        .pc = pc,
-        .thr = thr,
-    };
-    if (!atomic_load_explicit(&w[0], memory_order_relaxed))
-        goldi_shadow_will_write(g->env.plane, addr);   /* before the lock's write: see shadow.h */
-    gran_lock(g, ts, w);
-    access_locked(g, ts, &ev, addr, size, w);
-    gran_unlock(ts, w);
+    struct goldi_event ev = plain_event(thr, write, addr, size, pc);
+    piece_under_lock(g, ts, w, &ev, addr, size);
     return true;
 }
 
