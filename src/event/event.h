@@ -95,7 +95,7 @@ struct goldi_thr {
     struct goldi_held held[GOLDI_MAX_HELD];/* locks held now, in acquisition order */
     uint32_t n_held;
     uint32_t n_held_dropped;               /* acquisitions beyond GOLDI_MAX_HELD (counted, not kept) */
-    uint32_t held_version;                 /* bumped when held[] changes (origin cache key) */
+    uint32_t held_version;                 /* bumped when held[] changes (lock-set cache key) */
     uint32_t depth;                        /* shadow call stack depth (may exceed GOLDI_MAX_STACK) */
     uint32_t stack_version;                /* bumped on every pop and stack rewrite, not on a
                                               push (which only grows depth): equal version
@@ -111,13 +111,17 @@ struct goldi_thr {
      * only follow the JOIN event (no signal handler, no cancellation in the
      * process: rt/intercept/thread.c), cleared after the JOIN event. */
     _Atomic uint32_t joining;
-    /* origin memo (event/origin.c): the last origins by pc, each valid while
-     * the stack and held locks are the ones it was computed with */
+    /* origin memo (event/origin.c): the last sites by pc, each valid while
+     * the stack is the one it was computed with (lock operations leave it:
+     * the lock set is the origin's other half, below) */
     struct goldi_origin_memo {
         uintptr_t pc;
-        uint32_t key, stack_version, depth, held_version;
-        uint32_t origin;                   /* 0 = empty */
+        uint32_t key, stack_version, depth;
+        uint32_t site;                     /* 0 = empty */
     } oc[GOLDI_ORIGIN_MEMO];
+    uint32_t lockset;                      /* interned held[] (0 = none held) and */
+    uint32_t lockset_bits;                 /* its part of a composed origin (0: too big) ... */
+    uint32_t lockset_version;              /* ... valid when this is held_version + 1 */
 };
 
 /* Event flags. */
@@ -176,12 +180,42 @@ int goldi_event_hb_steps(const struct goldi_event *ev, struct goldi_hb_step out[
  * An origin names "this access by this thread at this stack, holding these
  * locks": (tid, pc, call stack, held locks, size, kind) interned into a
  * 32-bit id. Engines store origins in their shadow state; report/ turns them
- * back into text. Ids are never reused. 0 = unknown. */
+ * back into text. Ids are never reused. 0 = unknown.
+ * An origin is two interned halves: its site (tid, size, kind, pc and call
+ * stack) and its lock set (the held locks). While the site id is below
+ * 2^GOLDI_ORIGIN_SITE_BITS and the lock-set id below 2^(31 - that), the
+ * origin id is composed from the two (top bit set) without a lookup: code
+ * that takes a different lock each time (a bucket lock per operation) finds
+ * its origins from a site cached across lock operations and one lock-set
+ * lookup per lock operation. Beyond that the pair is interned whole (ids
+ * below 2^31). Either way one (site, lock set) has exactly one id. */
 typedef uint32_t goldi_origin_t;
+typedef uint32_t goldi_site_t;         /* 0 = none */
+typedef uint32_t goldi_lockset_t;      /* 0 = no locks */
 #define GOLDI_ORIGIN_WRITE  0x1
 #define GOLDI_ORIGIN_ATOMIC 0x2
 #define GOLDI_ORIGIN_FREE   0x4
+#define GOLDI_ORIGIN_COMPOSED (UINT32_C(1) << 31)
+#define GOLDI_ORIGIN_SITE_BITS 19
+goldi_origin_t goldi_origin_compose_whole(goldi_site_t site, goldi_lockset_t set);
+GOLDI_INLINE goldi_origin_t goldi_origin_compose(goldi_site_t site, goldi_lockset_t set) {
+    if (GOLDI_LIKELY(site < (UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) &&
+                     set < (UINT32_C(1) << (31 - GOLDI_ORIGIN_SITE_BITS))))
+        return GOLDI_ORIGIN_COMPOSED | set << GOLDI_ORIGIN_SITE_BITS | site;
+    return goldi_origin_compose_whole(site, set);
+}
+/* The thread's held locks, interned (0 = none): cached until they change. */
+goldi_lockset_t goldi_thr_lockset_slow(struct goldi_thr *thr);
+GOLDI_INLINE goldi_lockset_t goldi_thr_lockset(struct goldi_thr *thr) {
+    if (GOLDI_LIKELY(thr->lockset_version == thr->held_version + 1))
+        return thr->lockset;
+    return goldi_thr_lockset_slow(thr);
+}
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev);
+/* The site of ev, interned (no memo). */
+goldi_site_t goldi_event_site_interned(const struct goldi_event *ev);
+/* Is site exactly the site of ev? (No interning: for caches.) */
+bool goldi_event_site_is(goldi_site_t site, const struct goldi_event *ev);
 /* Slot of pc: the access calls of one loop are a few bytes apart (a call
  * takes 5), so pc / 4 puts any GOLDI_ORIGIN_MEMO * 4 bytes of code in
  * distinct slots; a multiplicative hash made two of a loop's calls share a
@@ -194,7 +228,7 @@ GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_slot(const struct goldi
 }
 /* The thread's memo only (inline: engines ask it on their access paths):
  * the origin goldi_event_origin(ev) returns if a recent access at ev's pc
- * (same kind, size, stack and locks) left it there, else 0; and the same
+ * (same kind, size and stack) left its site there, else 0; and the same
  * memo filled by an engine's own cache. The kind decides the origin's flags,
  * so (kind, size) is the key. goldi_origin_memo_of asks it for an access of
  * thr at pc, of event kind and size, for engine paths that have not built
@@ -202,21 +236,22 @@ GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_slot(const struct goldi
 GOLDI_INLINE goldi_origin_t goldi_origin_memo_of(struct goldi_thr *thr, uintptr_t pc, uint8_t kind,
                                                  uint32_t size) {
     const struct goldi_origin_memo *m = goldi_origin_memo_at(thr, pc);
-    if (m->origin && m->pc == pc && m->key == ((uint32_t)kind << 24 | size) &&
-        m->stack_version == thr->stack_version && m->depth == thr->depth && m->held_version == thr->held_version)
-        return m->origin;
+    if (m->site && m->pc == pc && m->key == ((uint32_t)kind << 24 | size) &&
+        m->stack_version == thr->stack_version && m->depth == thr->depth &&
+        thr->lockset_version == thr->held_version + 1 && thr->lockset_bits)
+        return thr->lockset_bits | m->site;   /* (the memo holds only sites that fit) */
     return 0;
 }
 GOLDI_INLINE goldi_origin_t goldi_event_origin_memo(const struct goldi_event *ev) {
     return goldi_origin_memo_of(ev->thr, ev->pc, ev->kind, ev->size);
 }
-GOLDI_INLINE void goldi_event_origin_memo_put(const struct goldi_event *ev, goldi_origin_t id) {
+GOLDI_INLINE void goldi_event_site_memo_put(const struct goldi_event *ev, goldi_site_t site) {
     const struct goldi_thr *thr = ev->thr;
+    if (site >= (UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS))
+        site = 0;
     *goldi_origin_memo_slot(ev) = (struct goldi_origin_memo){
-        ev->pc, (uint32_t)ev->kind << 24 | ev->size, thr->stack_version, thr->depth, thr->held_version, id };
+        ev->pc, (uint32_t)ev->kind << 24 | ev->size, thr->stack_version, thr->depth, site };
 }
-/* Is id exactly what goldi_event_origin(ev) returns? (No interning: for caches.) */
-bool goldi_event_origin_is(goldi_origin_t id, const struct goldi_event *ev);
 
 struct goldi_origin_info {
     goldi_tid_t tid;

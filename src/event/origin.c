@@ -1,23 +1,31 @@
-/* Origin depot: interns (tid, size, flags, frames, held locks) into dense
- * 32-bit ids. Records are immutable once published and never freed (the
- * number of distinct origins is bounded by the program's code paths and
- * threads). Finding an interned origin is lock-free (chains only grow at
- * the head, with a release store); a bucket's spinlock serialises inserts.
- * Lookup by id is lock-free through a two-level id table. */
+/* Origin depot: interns what an origin is made of into dense ids, in two
+ * parts. A site is (tid, size, flags, frames): where and what the access
+ * was; a lock set is the held locks (address and mode each, in acquisition
+ * order). An origin is then the pair, composed arithmetically into one
+ * 32-bit id while both parts fit their fields (event.h), so a thread that
+ * takes one lock after another at the same code (one bucket lock per
+ * operation) gets its origins without a lookup: its sites stay cached
+ * across lock operations and its lock set is interned once per lock
+ * operation. Pairs whose parts do not fit are interned whole in a third
+ * depot. Every (site, lock set) has exactly one id either way.
+ * Records are immutable once published and never freed (their number is
+ * bounded by the program's code paths, threads and locks). Finding a record
+ * is lock-free (chains only grow at the head, with a release store); a
+ * bucket's spinlock serialises inserts. Lookup by id is lock-free through a
+ * two-level id table per depot. */
 #include "event.h"
 #include "../base/atfork.h"
 #include "../base/alloc.h"
 #include "../base/spinlock.h"
 
 #define MAX_FRAMES 64
-#define BUCKET_BITS 16
 #define ID_CHUNK_BITS 12
-#define ID_CHUNKS (1u << 20)    /* up to 2^32 ids */
+#define ID_CHUNKS (1u << 19)    /* up to 2^31 ids per depot */
 
 struct rec {
     struct rec *next;          /* bucket chain */
     uint64_t hash;
-    goldi_origin_t id;
+    uint32_t id;
     goldi_tid_t tid;
     uint32_t size, flags;
     uint32_t n_frames, n_held;
@@ -25,13 +33,28 @@ struct rec {
     uint8_t *modes;            /* n_held */
 };
 
-static struct {
+struct bucket {
     goldi_spinlock_t lock;
     struct rec *_Atomic head;
-} buckets[1u << BUCKET_BITS];
-static _Atomic(struct rec *) *id_table[ID_CHUNKS];   /* chunk -> array of records */
-static goldi_spinlock_t id_lock = GOLDI_SPINLOCK_INIT;
-static _Atomic uint32_t next_id = 1;
+};
+
+struct depot {
+    struct bucket *buckets;    /* 1 << bucket_bits, static storage */
+    unsigned bucket_bits;
+    _Atomic(struct rec *) *id_table[ID_CHUNKS];   /* chunk -> array of records */
+    goldi_spinlock_t id_lock;
+    _Atomic uint32_t next_id;  /* (starts at 1: 0 is "none") */
+};
+
+#define SITE_BUCKET_BITS 16
+#define SET_BUCKET_BITS 12
+#define WHOLE_BUCKET_BITS 16
+static struct bucket site_buckets[1u << SITE_BUCKET_BITS];
+static struct bucket set_buckets[1u << SET_BUCKET_BITS];
+static struct bucket whole_buckets[1u << WHOLE_BUCKET_BITS];
+static struct depot sites = { site_buckets, SITE_BUCKET_BITS, { 0 }, GOLDI_SPINLOCK_INIT, 1 };
+static struct depot locksets = { set_buckets, SET_BUCKET_BITS, { 0 }, GOLDI_SPINLOCK_INIT, 1 };
+static struct depot wholes = { whole_buckets, WHOLE_BUCKET_BITS, { 0 }, GOLDI_SPINLOCK_INIT, 1 };
 
 static uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -61,27 +84,93 @@ static bool same_info(const struct rec *r, const struct goldi_origin_info *in) {
     return true;
 }
 
-static bool same(const struct rec *r, uint64_t h, const struct goldi_origin_info *in) {
-    return r->hash == h && same_info(r, in);
-}
-
-static _Atomic(struct rec *) *id_slot(uint32_t id, bool create) {
+static _Atomic(struct rec *) *id_slot(struct depot *d, uint32_t id, bool create) {
     uint32_t chunk = id >> ID_CHUNK_BITS;
     if (chunk >= ID_CHUNKS)
         return NULL;
-    _Atomic(struct rec *) *c = __atomic_load_n(&id_table[chunk], __ATOMIC_ACQUIRE);
+    _Atomic(struct rec *) *c = __atomic_load_n(&d->id_table[chunk], __ATOMIC_ACQUIRE);
     if (!c) {
         if (!create)
             return NULL;
-        goldi_spin_lock(&id_lock);
-        c = id_table[chunk];
+        goldi_spin_lock(&d->id_lock);
+        c = d->id_table[chunk];
         if (!c) {
             c = goldi_alloc(sizeof(*c) << ID_CHUNK_BITS);
-            __atomic_store_n(&id_table[chunk], c, __ATOMIC_RELEASE);
+            __atomic_store_n(&d->id_table[chunk], c, __ATOMIC_RELEASE);
         }
-        goldi_spin_unlock(&id_lock);
+        goldi_spin_unlock(&d->id_lock);
     }
     return &c[id & ((1u << ID_CHUNK_BITS) - 1)];
+}
+
+static const struct rec *depot_get(struct depot *d, uint32_t id) {
+    _Atomic(struct rec *) *slot = id ? id_slot(d, id, false) : NULL;
+    return slot ? atomic_load_explicit(slot, memory_order_acquire) : NULL;
+}
+
+/* The id of in (clamped) in depot d, interned if new. */
+static uint32_t depot_intern(struct depot *d, const struct goldi_origin_info *in) {
+    uint64_t h = hash_info(in);
+    struct bucket *b = &d->buckets[h >> (64 - d->bucket_bits)];
+    struct rec *seen = atomic_load_explicit(&b->head, memory_order_acquire);
+    for (struct rec *r = seen; r; r = r->next)
+        if (r->hash == h && same_info(r, in))
+            return r->id;
+    goldi_spin_lock(&b->lock);
+    struct rec *head = atomic_load_explicit(&b->head, memory_order_relaxed);
+    for (struct rec *r = head; r != seen; r = r->next) {   /* inserted since we looked */
+        if (r->hash == h && same_info(r, in)) {
+            goldi_spin_unlock(&b->lock);
+            return r->id;
+        }
+    }
+    struct rec *r = goldi_alloc(sizeof *r + sizeof(uintptr_t) * (in->n_frames + in->n_held) + in->n_held);
+    r->frames = (uintptr_t *)(r + 1);
+    r->modes = (uint8_t *)(r->frames + in->n_frames + in->n_held);
+    r->hash = h;
+    r->tid = in->tid;
+    r->size = in->size;
+    r->flags = in->flags;
+    r->n_frames = in->n_frames;
+    r->n_held = in->n_held;
+    for (uint32_t i = 0; i < in->n_frames; i++)
+        r->frames[i] = in->frames[i];
+    for (uint32_t i = 0; i < in->n_held; i++) {
+        r->frames[in->n_frames + i] = in->held_addr[i];
+        r->modes[i] = in->held_mode[i];
+    }
+    r->id = atomic_fetch_add_explicit(&d->next_id, 1, memory_order_relaxed);
+    _Atomic(struct rec *) *slot = id_slot(d, r->id, true);
+    if (!slot)
+        goldi_die("origin depot full (2^31 distinct sites, lock sets or origins)");
+    atomic_store_explicit(slot, r, memory_order_release);
+    r->next = head;
+    atomic_store_explicit(&b->head, r, memory_order_release);
+    goldi_spin_unlock(&b->lock);
+    return r->id;
+}
+
+/* The site and lock-set halves of in. */
+static struct goldi_origin_info site_of(const struct goldi_origin_info *in) {
+    struct goldi_origin_info s = *in;
+    s.n_held = 0;
+    return s;
+}
+static struct goldi_origin_info lockset_of(const struct goldi_origin_info *in) {
+    return (struct goldi_origin_info){ .n_held = in->n_held, .held_addr = in->held_addr, .held_mode = in->held_mode };
+}
+
+/* A pair whose parts do not fit a composed id: interned whole. */
+goldi_origin_t goldi_origin_compose_whole(goldi_site_t site, goldi_lockset_t set) {
+    const struct rec *s = depot_get(&sites, site), *l = depot_get(&locksets, set);
+    GOLDI_CHECK(s && (l || !set));
+    struct goldi_origin_info in = {
+        .tid = s->tid, .size = s->size, .flags = s->flags, .n_frames = s->n_frames, .frames = s->frames,
+        .n_held = l ? l->n_held : 0, .held_addr = l ? l->frames : NULL, .held_mode = l ? l->modes : NULL,
+    };
+    uint32_t id = depot_intern(&wholes, &in);
+    GOLDI_CHECK(id < GOLDI_ORIGIN_COMPOSED);
+    return id;
 }
 
 goldi_origin_t goldi_origin_intern(const struct goldi_origin_info *info) {
@@ -90,61 +179,31 @@ goldi_origin_t goldi_origin_intern(const struct goldi_origin_info *info) {
         in.n_frames = MAX_FRAMES;
     if (in.n_held > GOLDI_MAX_HELD)
         in.n_held = GOLDI_MAX_HELD;
-    uint64_t h = hash_info(&in);
-    unsigned b = (unsigned)(h >> (64 - BUCKET_BITS));
-    struct rec *seen = atomic_load_explicit(&buckets[b].head, memory_order_acquire);
-    for (struct rec *r = seen; r; r = r->next)
-        if (same(r, h, &in))
-            return r->id;
-    goldi_spin_lock(&buckets[b].lock);
-    struct rec *head = atomic_load_explicit(&buckets[b].head, memory_order_relaxed);
-    for (struct rec *r = head; r != seen; r = r->next) {   /* inserted since we looked */
-        if (same(r, h, &in)) {
-            goldi_spin_unlock(&buckets[b].lock);
-            return r->id;
-        }
-    }
-    struct rec *r = goldi_alloc(sizeof *r + sizeof(uintptr_t) * (in.n_frames + in.n_held) + in.n_held);
-    r->frames = (uintptr_t *)(r + 1);
-    r->modes = (uint8_t *)(r->frames + in.n_frames + in.n_held);
-    r->hash = h;
-    r->tid = in.tid;
-    r->size = in.size;
-    r->flags = in.flags;
-    r->n_frames = in.n_frames;
-    r->n_held = in.n_held;
-    for (uint32_t i = 0; i < in.n_frames; i++)
-        r->frames[i] = in.frames[i];
-    for (uint32_t i = 0; i < in.n_held; i++) {
-        r->frames[in.n_frames + i] = in.held_addr[i];
-        r->modes[i] = in.held_mode[i];
-    }
-    r->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
-    _Atomic(struct rec *) *slot = id_slot(r->id, true);
-    if (!slot)
-        goldi_die("origin depot full (2^32 distinct access origins)");
-    atomic_store_explicit(slot, r, memory_order_release);
-    r->next = head;
-    atomic_store_explicit(&buckets[b].head, r, memory_order_release);
-    goldi_spin_unlock(&buckets[b].lock);
-    return r->id;
+    struct goldi_origin_info s = site_of(&in), l = lockset_of(&in);
+    return goldi_origin_compose(depot_intern(&sites, &s), in.n_held ? depot_intern(&locksets, &l) : 0);
 }
 
 bool goldi_origin_lookup(goldi_origin_t id, struct goldi_origin_info *out) {
-    if (!id)
-        return false;
-    _Atomic(struct rec *) *slot = id_slot(id, false);
-    struct rec *r = slot ? atomic_load_explicit(slot, memory_order_acquire) : NULL;
-    if (!r)
-        return false;
-    out->tid = r->tid;
-    out->size = r->size;
-    out->flags = r->flags;
-    out->n_frames = r->n_frames;
-    out->frames = r->frames;
-    out->n_held = r->n_held;
-    out->held_addr = r->frames + r->n_frames;
-    out->held_mode = r->modes;
+    const struct rec *s, *l = NULL;
+    if (id & GOLDI_ORIGIN_COMPOSED) {
+        goldi_lockset_t set = (id & ~GOLDI_ORIGIN_COMPOSED) >> GOLDI_ORIGIN_SITE_BITS;
+        s = depot_get(&sites, id & ((1u << GOLDI_ORIGIN_SITE_BITS) - 1));
+        l = set ? depot_get(&locksets, set) : NULL;
+        if (!s || (set && !l))
+            return false;
+    } else {
+        s = depot_get(&wholes, id);
+        if (!s)
+            return false;
+    }
+    out->tid = s->tid;
+    out->size = s->size;
+    out->flags = s->flags;
+    out->n_frames = s->n_frames;
+    out->frames = s->frames;
+    out->n_held = l ? l->n_held : s->n_held;
+    out->held_addr = l ? l->frames : s->frames + s->n_frames;
+    out->held_mode = l ? l->modes : s->modes;
     return true;
 }
 
@@ -165,69 +224,92 @@ static uint32_t origin_flags(const struct goldi_event *ev) {
     }
 }
 
-/* The origin of ev: pc and the shadow stack innermost first, the held
- * locks, clamped as interned. The caller's buffers hold frames and locks. */
-struct event_info {
+/* The site of ev: pc and the shadow stack innermost first, clamped as
+ * interned. The caller's buffer holds the frames. */
+struct site_info {
     uintptr_t frames[MAX_FRAMES];
-    uintptr_t held_addr[GOLDI_MAX_HELD];
-    uint8_t held_mode[GOLDI_MAX_HELD];
     struct goldi_origin_info in;
 };
 
-static void event_info(const struct goldi_event *ev, struct event_info *e) {
+static void site_info(const struct goldi_event *ev, struct site_info *e) {
     const struct goldi_thr *thr = ev->thr;
     uint32_t nf = 0;
     e->frames[nf++] = ev->pc;
     uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
     while (depth > 0 && nf < MAX_FRAMES)
         e->frames[nf++] = thr->stack[--depth];
-    uint32_t nh = thr->n_held < GOLDI_MAX_HELD ? thr->n_held : GOLDI_MAX_HELD;
-    for (uint32_t i = 0; i < nh; i++) {
-        e->held_addr[i] = thr->held[i].obj->addr;
-        e->held_mode[i] = thr->held[i].mode;
-    }
     e->in = (struct goldi_origin_info){
         .tid = thr->tid, .size = ev->size, .flags = origin_flags(ev), .n_frames = nf, .frames = e->frames,
-        .n_held = nh, .held_addr = e->held_addr, .held_mode = e->held_mode,
     };
 }
 
-/* Is id the origin goldi_event_origin(ev) would return? Exact: compares
- * everything the origin is made of against the interned record. */
-bool goldi_event_origin_is(goldi_origin_t id, const struct goldi_event *ev) {
-    _Atomic(struct rec *) *slot = id ? id_slot(id, false) : NULL;
-    struct rec *r = slot ? atomic_load_explicit(slot, memory_order_acquire) : NULL;
+bool goldi_event_site_is(goldi_site_t site, const struct goldi_event *ev) {
+    const struct rec *r = depot_get(&sites, site);
     if (!r)
         return false;
-    struct event_info e;
-    event_info(ev, &e);
+    struct site_info e;
+    site_info(ev, &e);
     return same_info(r, &e.in);
 }
 
+goldi_site_t goldi_event_site_interned(const struct goldi_event *ev) {
+    struct site_info e;
+    site_info(ev, &e);
+    return depot_intern(&sites, &e.in);
+}
+
+goldi_lockset_t goldi_thr_lockset_slow(struct goldi_thr *thr) {
+    uintptr_t addr[GOLDI_MAX_HELD];
+    uint8_t mode[GOLDI_MAX_HELD];
+    uint32_t nh = thr->n_held < GOLDI_MAX_HELD ? thr->n_held : GOLDI_MAX_HELD;
+    for (uint32_t i = 0; i < nh; i++) {
+        addr[i] = thr->held[i].obj->addr;
+        mode[i] = thr->held[i].mode;
+    }
+    struct goldi_origin_info in = { .n_held = nh, .held_addr = addr, .held_mode = mode };
+    goldi_lockset_t set = nh ? depot_intern(&locksets, &in) : 0;
+    thr->lockset = set;
+    thr->lockset_bits = set < (UINT32_C(1) << (31 - GOLDI_ORIGIN_SITE_BITS))
+                            ? GOLDI_ORIGIN_COMPOSED | set << GOLDI_ORIGIN_SITE_BITS : 0;
+    thr->lockset_version = thr->held_version + 1;
+    return thr->lockset;
+}
+
 /* The thread's memo (event.h) first: a loop body doing the same accesses at
- * the same stack with the same locks interns once (lu's row update: a read
- * and a write per granule per phase). */
+ * the same stack interns its site once (lu's row update: a read and a write
+ * per granule per phase), whatever locks it takes meanwhile. */
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
     goldi_origin_t id = goldi_event_origin_memo(ev);
     if (id)
         return id;
-    struct event_info e;
-    event_info(ev, &e);
-    id = goldi_origin_intern(&e.in);
-    goldi_event_origin_memo_put(ev, id);
-    return id;
+    goldi_site_t site = goldi_event_site_interned(ev);
+    goldi_event_site_memo_put(ev, site);
+    return goldi_origin_compose(site, goldi_thr_lockset(ev->thr));
+}
+
+
+static void depot_lock(struct depot *d) {
+    for (unsigned b = 0; b < (1u << d->bucket_bits); b++)
+        goldi_spin_lock(&d->buckets[b].lock);
+    goldi_spin_lock(&d->id_lock);
+}
+
+static void depot_unlock(struct depot *d) {
+    goldi_spin_unlock(&d->id_lock);
+    for (unsigned b = 0; b < (1u << d->bucket_bits); b++)
+        goldi_spin_unlock(&d->buckets[b].lock);
 }
 
 static void origin_lock(void) {
-    for (unsigned b = 0; b < (1u << BUCKET_BITS); b++)
-        goldi_spin_lock(&buckets[b].lock);
-    goldi_spin_lock(&id_lock);
+    depot_lock(&sites);
+    depot_lock(&locksets);
+    depot_lock(&wholes);
 }
 
 static void origin_unlock(void) {
-    goldi_spin_unlock(&id_lock);
-    for (unsigned b = 0; b < (1u << BUCKET_BITS); b++)
-        goldi_spin_unlock(&buckets[b].lock);
+    depot_unlock(&wholes);
+    depot_unlock(&locksets);
+    depot_unlock(&sites);
 }
 
 __attribute__((constructor(102))) static void origin_atfork_init(void) {

@@ -300,6 +300,85 @@ CASE(origins_intern_and_cache) {
     EXPECT(!goldi_origin_lookup(0x7fffffff, &in));
 }
 
+/* An origin is a (site, lock set) pair: composed into one id while both
+ * fit, interned whole beyond; either way one pair has one id, and the id
+ * gives back exactly its parts. */
+static bool same_origin_info(const struct goldi_origin_info *a, const struct goldi_origin_info *b) {
+    if (a->tid != b->tid || a->size != b->size || a->flags != b->flags || a->n_frames != b->n_frames ||
+        a->n_held != b->n_held)
+        return false;
+    for (uint32_t i = 0; i < a->n_frames; i++)
+        if (a->frames[i] != b->frames[i])
+            return false;
+    for (uint32_t i = 0; i < a->n_held; i++)
+        if (a->held_addr[i] != b->held_addr[i] || a->held_mode[i] != b->held_mode[i])
+            return false;
+    return true;
+}
+
+CASE(origins_compose_sites_and_lock_sets) {
+    uintptr_t frames[2] = { 0x1234, 0x5678 };
+    uintptr_t locks[2];
+    uint8_t modes[2] = { GOLDI_LOCK_EXCL, GOLDI_LOCK_SHARED };
+    struct goldi_origin_info in = {
+        .tid = 7, .size = 8, .flags = GOLDI_ORIGIN_WRITE, .n_frames = 2, .frames = frames,
+        .n_held = 2, .held_addr = locks, .held_mode = modes,
+    };
+    /* Enough distinct lock sets that the later ones no longer fit a
+     * composed id (2^12 of them): those pairs are interned whole. */
+    unsigned composed = 0, whole = 0;
+    for (uintptr_t i = 0; i < 5000; i++) {
+        locks[0] = 0x10000 + 64 * i;
+        locks[1] = 0x90000;
+        goldi_origin_t o = goldi_origin_intern(&in);
+        EXPECT(o != 0);
+        if (o & GOLDI_ORIGIN_COMPOSED)
+            composed++;
+        else
+            whole++;
+        struct goldi_origin_info back;
+        EXPECT(goldi_origin_lookup(o, &back));
+        EXPECT(same_origin_info(&back, &in));
+        EXPECT_EQ(goldi_origin_intern(&back), o);
+    }
+    EXPECT(composed > 0 && whole > 0);
+    /* The same parts with a different mode, or no locks, are other origins. */
+    locks[0] = 0x10000;
+    goldi_origin_t o1 = goldi_origin_intern(&in);
+    modes[1] = GOLDI_LOCK_EXCL;
+    EXPECT(goldi_origin_intern(&in) != o1);
+    in.n_held = 0;
+    goldi_origin_t o0 = goldi_origin_intern(&in);
+    EXPECT(o0 != o1 && (o0 & GOLDI_ORIGIN_COMPOSED));
+    /* A composed id of an unknown site is no origin. */
+    struct goldi_origin_info back;
+    EXPECT(!goldi_origin_lookup(GOLDI_ORIGIN_COMPOSED | ((1u << GOLDI_ORIGIN_SITE_BITS) - 1), &back));
+}
+
+CASE(origins_follow_lock_changes_without_a_new_site) {
+    struct goldi_thr t = { .tid = 9 };
+    struct goldi_event ev = ev_of(GOLDI_EV_READ, &t);
+    ev.size = 4;
+    ev.pc = 0x4444;
+    goldi_origin_t bare = goldi_event_origin(&ev);
+    struct goldi_sync *m = goldi_sync_get((uintptr_t)&mem[128], GOLDI_SYNC_MUTEX);
+    t.held[0] = (struct goldi_held){ m, GOLDI_LOCK_EXCL };
+    t.n_held = 1;
+    t.held_version++;
+    /* The inline memo leaves a changed lock set to the full path; that
+     * interns the new lock set, and then the memo's site serves again. */
+    EXPECT_EQ(goldi_origin_memo_of(&t, ev.pc, ev.kind, ev.size), 0);
+    goldi_origin_t locked = goldi_event_origin(&ev);
+    EXPECT(locked != 0 && locked != bare);
+    EXPECT_EQ(goldi_origin_memo_of(&t, ev.pc, ev.kind, ev.size), locked);
+    struct goldi_origin_info in;
+    EXPECT(goldi_origin_lookup(locked, &in));
+    EXPECT(in.n_held == 1 && in.held_addr[0] == (uintptr_t)&mem[128] && in.n_frames == 1 && in.frames[0] == 0x4444);
+    t.n_held = 0;
+    t.held_version++;
+    EXPECT_EQ(goldi_event_origin(&ev), bare);
+}
+
 CASE(sync_table_get_find_reset_forget) {
     static char objs[128];
     uintptr_t a = (uintptr_t)&objs[0];
@@ -332,6 +411,8 @@ int main(void) {
     RUN(dispatch_tracks_held_locks);
     RUN(barrier_generations_get_fresh_tokens);
     RUN(origins_intern_and_cache);
+    RUN(origins_follow_lock_changes_without_a_new_site);   /* (before the next fills the composed lock sets) */
+    RUN(origins_compose_sites_and_lock_sets);
     RUN(sync_table_get_find_reset_forget);
     RUN(dispatch_delivers_atomic_read_sync_first);
     RUN(dispatch_flags_reads_of_own_store);

@@ -119,50 +119,39 @@ struct gls_mag {
     uint32_t n;
 };
 
-/* Per-thread origin cache (see access_origin): origins keyed by a 64-bit
- * fingerprint of the access's pc, kind, size, whole shadow stack and held
- * locks; a hit is exact when the slot's stack and lock-set names (below)
- * are the thread's current ones, and is confirmed against the interned
- * origin otherwise. Small slots, so many fit: code under many different
- * locks (one per bucket, per variable) needs one origin per (pc, lock), and
- * a 256-slot cache holding the stacks themselves kept evicting itself
- * (sharedspot). 4096 slots in two ways (128 KiB a thread): multiset's
- * working set is ~4000 origins per thread; with names the slots stay valid
- * across calls, and 2048 slots missed twice as often (0.98 M vs 0.46 M of
- * 9 M lookups), 8192 was no faster. */
-#define GLS_ORC_BITS 12
+/* Per-thread site cache (see access_origin): sites (the origin's half
+ * without the locks, event.h) keyed by a 64-bit fingerprint of the access's
+ * pc, kind, size and whole shadow stack; a hit is exact when the slot's
+ * stack name (below) is the thread's current one, and is confirmed against
+ * the interned site otherwise. Held locks are no part of the key: the lock
+ * set is composed in after the lookup, so code under many different locks
+ * (one per bucket, per variable) needs one slot per pc, not per (pc, lock):
+ * multiset's ~4000 origins per thread are ~20 sites. 1024 slots in two
+ * ways (32 KiB a thread). */
+#define GLS_ORC_BITS 10
 struct gls_orc {
     uint64_t tag;                    /* fingerprint | 1; 0 = empty */
     uintptr_t pc;
     uint32_t kind_size;              /* kind << 24 | size */
-    goldi_origin_t id;
-    uint32_t stack_name;             /* names the origin was confirmed with: equal to the */
-    uint32_t held_name;              /* thread's now (with pc, kind, size) => the same origin */
+    goldi_site_t site;
+    uint32_t stack_name;             /* the name the site was confirmed with: equal to the
+                                        thread's now (with pc, kind, size) => the same site */
 };
 
-/* Exact per-thread names for shadow stacks and held-lock sets. When the
- * thread's stack (or locks) change, the new content is looked up in a small
- * table by fingerprint and compared frame by frame (lock by lock): the same
- * content gets its old name back, so an origin cached in an earlier call of
- * the same function under the same locks is a hit again without a look at
- * the depot (multiset: every operation is a call and a lock). A name is
- * never given to two contents: a stack too deep (or too many locks) to keep
- * gets a fresh name, valid until the next change; when the counter wraps,
- * the tables and the origin cache are cleared. 0 = no name (never equal). */
+/* Exact per-thread names for shadow stacks. When the thread's stack
+ * changes, the new content is looked up in a small table by fingerprint and
+ * compared frame by frame: the same content gets its old name back, so a
+ * site cached in an earlier call of the same function is a hit again
+ * without a look at the depot (multiset: every operation is a call). A name
+ * is never given to two contents: a stack too deep to keep gets a fresh
+ * name, valid until the next change; when the counter wraps, the table and
+ * the site cache are cleared. 0 = no name (never equal). */
 #define GLS_SNAME_BITS 6             /* stacks: a thread runs a few at a time */
-#define GLS_HNAME_BITS 9             /* lock sets: one per bucket lock, per variable lock */
 #define GLS_NAME_FRAMES 14
-#define GLS_NAME_LOCKS 4
 struct gls_sname {
     uint64_t fp;
     uint32_t name, depth;
     uintptr_t frame[GLS_NAME_FRAMES];
-};
-struct gls_hname {
-    uint64_t fp;
-    uint32_t name, n;
-    uintptr_t addr[GLS_NAME_LOCKS];
-    uint8_t mode[GLS_NAME_LOCKS];
 };
 
 struct gls_tscratch;
@@ -181,13 +170,12 @@ struct gls_thr {
     struct gls_oc oc[1u << GLS_OC_BITS];
     struct gls_mc mc[GLS_MC_SLOTS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
-    uint32_t fp_stack_version, fp_held_version;   /* versions the fingerprints below are of */
-    uint32_t fp_depth;                /* (with fp_stack_version: the stack fp_stack is of) */
-    uint64_t fp_stack, fp_held;       /* fingerprints of the shadow stack and of the held locks */
-    uint32_t stack_name, held_name;   /* their names (0 = none) */
+    uint32_t fp_stack_version;        /* the version fp_stack is of ... */
+    uint32_t fp_depth;                /* ... and the depth */
+    uint64_t fp_stack;                /* fingerprint of the shadow stack */
+    uint32_t stack_name;              /* its name (0 = none) */
     uint32_t last_name;
     struct gls_sname sname[1u << GLS_SNAME_BITS];
-    struct gls_hname hname[1u << GLS_HNAME_BITS];
     _Atomic uint32_t in_gran;         /* holds a granule lock (gran_lock): fork waits for 0 */
     struct goldi_thr *thr;            /* (its joining mark, for the GC) */
 };
@@ -909,8 +897,8 @@ static bool inl_of_entries(goldi_tid_t t, struct gls_entry *const *es, uint32_t 
  * result is not representable): take the general path. */
 enum { INL_NO, INL_DONE, INL_KEPT };
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev);
-static goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
-                                       unsigned size);
+GOLDI_INLINE goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
+                                            unsigned size);
 /* v: w[0] as the caller loaded it (with acquire, or under the granule
  * lock). o is the access's origin, or 0 to find it (pc, size: of the whole
  * access) only if it is stored. */
@@ -2123,19 +2111,18 @@ static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     tstat(ts, GLS_ST_PACK_UPDATE, 1);
 }
 
-/* goldi_event_origin(ev), from the thread's cache when the same access
- * (pc, kind, size) was interned with the same stack and locks. Exact: a
- * fingerprint hit counts when the slot's stack and lock-set names are the
- * thread's current ones, and is confirmed against the interned origin
- * otherwise. */
+/* goldi_event_origin(ev), from the thread's caches: its site from the
+ * memo by pc, else from the site cache when the same access (pc, kind, size)
+ * was interned with the same stack; its lock set from the thread. Exact: a
+ * fingerprint hit counts when the slot's stack name is the thread's current
+ * one, and is confirmed against the interned site otherwise. */
 static uint64_t fp_mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + (h >> 29); }
 
 static uint32_t name_new(struct gls_thr *ts) {
     if (++ts->last_name == 0) {   /* wrapped: no old name may stay anywhere */
         goldi_memset(ts->orc, 0, sizeof ts->orc);
         goldi_memset(ts->sname, 0, sizeof ts->sname);
-        goldi_memset(ts->hname, 0, sizeof ts->hname);
-        ts->stack_name = ts->held_name = 0;
+        ts->stack_name = 0;
         ts->last_name = 1;
     }
     return ts->last_name;
@@ -2161,29 +2148,7 @@ static uint32_t stack_name(struct gls_thr *ts, const struct goldi_thr *thr, uint
     return name;
 }
 
-static uint32_t held_name(struct gls_thr *ts, const struct goldi_thr *thr, uint64_t fp) {
-    if (thr->n_held > GLS_NAME_LOCKS)
-        return name_new(ts);
-    struct gls_hname *e = &ts->hname[fp >> (64 - GLS_HNAME_BITS)];
-    if (e->name && e->fp == fp && e->n == thr->n_held) {
-        uint32_t i = 0;
-        while (i < e->n && e->addr[i] == thr->held[i].obj->addr && e->mode[i] == thr->held[i].mode)
-            i++;
-        if (i == e->n)
-            return e->name;
-    }
-    uint32_t name = name_new(ts);
-    e->fp = fp;
-    e->n = thr->n_held;
-    for (uint32_t i = 0; i < thr->n_held; i++) {
-        e->addr[i] = thr->held[i].obj->addr;
-        e->mode[i] = thr->held[i].mode;
-    }
-    e->name = name;
-    return name;
-}
-
-static goldi_origin_t orc_origin(struct gls_thr *ts, const struct goldi_event *ev);
+static goldi_site_t orc_site(struct gls_thr *ts, const struct goldi_event *ev);
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev) {
     /* The thread's memo by pc first (event/origin.c): a loop's records find
      * their origin without a fingerprint. */
@@ -2192,9 +2157,9 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
         tstat(ts, GLS_ST_ORC_HIT, 1);
         return id;
     }
-    id = orc_origin(ts, ev);
-    goldi_event_origin_memo_put(ev, id);
-    return id;
+    goldi_site_t site = orc_site(ts, ev);
+    goldi_event_site_memo_put(ev, site);
+    return goldi_origin_compose(site, goldi_thr_lockset(ev->thr));
 }
 
 /* access_origin for an access the caller has not made an event of: the
@@ -2210,12 +2175,12 @@ GOLDI_INLINE struct goldi_event plain_event(struct goldi_thr *thr, bool write, u
 static GOLDI_NOINLINE goldi_origin_t access_origin_slow(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc,
                                                         bool write, unsigned size) {
     struct goldi_event ev = plain_event(thr, write, 0, size, pc);
-    goldi_origin_t id = orc_origin(ts, &ev);
-    goldi_event_origin_memo_put(&ev, id);
-    return id;
+    goldi_site_t site = orc_site(ts, &ev);
+    goldi_event_site_memo_put(&ev, site);
+    return goldi_origin_compose(site, goldi_thr_lockset(thr));
 }
-static goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
-                                       unsigned size) {
+GOLDI_INLINE goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
+                                            unsigned size) {
     goldi_origin_t id = goldi_origin_memo_of(thr, pc, write ? GOLDI_EV_WRITE : GOLDI_EV_READ, size);
     if (GOLDI_LIKELY(id)) {
         tstat(ts, GLS_ST_ORC_HIT, 1);
@@ -2224,7 +2189,7 @@ static goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr
     return access_origin_slow(ts, thr, pc, write, size);
 }
 
-__attribute__((noinline)) static goldi_origin_t orc_origin(struct gls_thr *ts, const struct goldi_event *ev) {
+__attribute__((noinline)) static goldi_site_t orc_site(struct gls_thr *ts, const struct goldi_event *ev) {
     const struct goldi_thr *thr = ev->thr;
     if (ts->fp_stack_version != thr->stack_version || ts->fp_depth != thr->depth || !ts->fp_stack) {
         uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
@@ -2236,47 +2201,36 @@ __attribute__((noinline)) static goldi_origin_t orc_origin(struct gls_thr *ts, c
         ts->fp_depth = thr->depth;
         ts->stack_name = stack_name(ts, thr, ts->fp_stack);
     }
-    if (ts->fp_held_version != thr->held_version || !ts->fp_held) {
-        uint64_t h = fp_mix(2, thr->n_held);
-        for (uint32_t i = 0; i < thr->n_held; i++)
-            h = fp_mix(fp_mix(h, thr->held[i].obj->addr), thr->held[i].mode);
-        ts->fp_held = h | 1;
-        ts->fp_held_version = thr->held_version;
-        ts->held_name = held_name(ts, thr, ts->fp_held);
-    }
     uint32_t ks = (uint32_t)ev->kind << 24 | ev->size;
-    uint64_t tag = fp_mix(fp_mix(fp_mix(ts->fp_stack, ts->fp_held), ev->pc), ks);
+    uint64_t tag = fp_mix(fp_mix(ts->fp_stack, ev->pc), ks);
     tag = (tag ^ tag >> 31) | 1;
-    /* Two ways per set: the most recent origin of the set in way 0. */
+    /* Two ways per set: the most recent site of the set in way 0. */
     struct gls_orc *set = &ts->orc[(tag >> (64 - GLS_ORC_BITS)) & ~UINT64_C(1)];
     for (unsigned way = 0; way < 2; way++) {
         struct gls_orc *c = &set[way];
         if (c->tag != tag)
             continue;
-        bool same = ts->stack_name && ts->held_name && c->stack_name == ts->stack_name &&
-                    c->held_name == ts->held_name && c->pc == ev->pc && c->kind_size == ks;
-        if (!same && !goldi_event_origin_is(c->id, ev))
+        bool same = ts->stack_name && c->stack_name == ts->stack_name && c->pc == ev->pc && c->kind_size == ks;
+        if (!same && !goldi_event_site_is(c->site, ev))
             break;   /* (a fingerprint collision: the slot is replaced below) */
         c->stack_name = ts->stack_name;
-        c->held_name = ts->held_name;
         if (way) {
             struct gls_orc t = set[0];
             set[0] = *c;
             *c = t;
         }
         tstat(ts, same ? GLS_ST_ORC_HIT : GLS_ST_ORC_CONFIRMED, 1);
-        return set[0].id;
+        return set[0].site;
     }
     tstat(ts, GLS_ST_ORC_MISS, 1);
     set[1] = set[0];
     struct gls_orc *c = &set[0];
-    c->id = goldi_event_origin(ev);
+    c->site = goldi_event_site_interned(ev);
     c->tag = tag;
     c->pc = ev->pc;
     c->kind_size = ks;
     c->stack_name = ts->stack_name;
-    c->held_name = ts->held_name;
-    return c->id;
+    return c->site;
 }
 
 static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
