@@ -80,6 +80,10 @@ static void print_stats(void) {
     goldi_fdprintf(report_fd, "goldi: stats: runtime threads %u\n", goldi_rt_threads_created());
     goldi_fdprintf(report_fd, "goldi: stats: runtime sync_objects %zu\n", goldi_sync_count());
     goldi_fdprintf(report_fd, "goldi: stats: runtime alloc_bytes %zu\n", goldi_alloc_bytes_in_use());
+    goldi_fdprintf(report_fd, "goldi: stats: runtime filter_windows %llu\n",
+                   (unsigned long long)goldi_rt_filter_windows(false));
+    goldi_fdprintf(report_fd, "goldi: stats: runtime filter_skips %llu\n",
+                   (unsigned long long)goldi_rt_filter_windows(true));
     for (unsigned i = 0; i < n_engines; i++)
         if (engine_ops[i]->stats)
             engine_ops[i]->stats(engine_sinks[i]->self, print_stat, (void *)engine_ops[i]->name);

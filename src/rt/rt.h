@@ -21,6 +21,14 @@
  * 3.02 s -> 1.27 s; TSan 0.71 s). 2^15 helped nbody further but cost
  * thread-local sweeps (localspot) a third more: filter writes left L2. */
 #define GOLDI_FILTER_BITS 14
+/* The filter is consulted in windows: when fewer than 1 in 16 of a
+ * window's misses come with a hit (each access a new epoch: multiset's
+ * operations under a lock; each granule once an epoch: stencil's sweeps),
+ * the thread skips the lookup and the store (a slot out of L1 per access)
+ * for GOLDI_FILTER_SKIP accesses, then tries the filter again. Skipping is
+ * always sound: the slots still hold only accesses checked in their epoch. */
+#define GOLDI_FILTER_WINDOW 4096u    /* misses */
+#define GOLDI_FILTER_SKIP 65536u     /* accesses */
 struct goldi_filter_entry {
     uintptr_t addr;         /* start address of the cached access */
     uint32_t epoch;         /* thr.sync_epoch when it was checked */
@@ -37,6 +45,9 @@ struct goldi_rt_thread {
     uint32_t in_rt;         /* >0: the runtime itself is running on this thread;
                                interceptors pass straight through */
     bool filter_off;        /* filter disabled (option filter=0) */
+    bool filter_skip;       /* not consulted for now (filter_off, or it rarely answered) */
+    uint32_t filter_hits;   /* answers in this window (access.c: filter_adapt) */
+    uint32_t filter_left;   /* misses left in this window */
     struct goldi_filter_entry filter[1u << GOLDI_FILTER_BITS];
     /* --- cold --- */
     struct goldi_thr thr;   /* what engines see (tid, held locks, shadow stack) */
@@ -56,6 +67,9 @@ struct goldi_rt_thread {
     uint32_t ll_epoch, ll_size;
     uint8_t ll_kind, ll_mo;
 };
+
+/* Filter windows (access.c) ended so far: consulted, or skipped. */
+uint64_t goldi_rt_filter_windows(bool skipped);
 
 /* The calling thread's state; NULL before the runtime initialised it. */
 extern GOLDI_TLS struct goldi_rt_thread *goldi_cur;

@@ -28,11 +28,37 @@ static GOLDI_NOINLINE void access_slow(struct goldi_rt_thread *t, uintptr_t addr
     t->ignore--;
 }
 
-/* A plain access the filter did not answer: the engine's shortcut, else
- * an event; then the filter remembers it. Kept out of line so the filter
- * test, the common case, runs in a few registers and no stack frame. */
-static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, struct goldi_filter_entry *f, uint32_t epoch,
-                                       uintptr_t addr, uint32_t size, uint8_t kind, uintptr_t pc) {
+/* The end of a filter window (rt.h): keep consulting the filter if it
+ * answered at least 1 in 16 of the window's misses, else skip it for a
+ * while; after a skip, consult it again for a window. */
+static _Atomic uint64_t filter_windows, filter_skips;
+
+uint64_t goldi_rt_filter_windows(bool skipped) {
+    return atomic_load_explicit(skipped ? &filter_skips : &filter_windows, memory_order_relaxed);
+}
+
+static GOLDI_NOINLINE void filter_adapt(struct goldi_rt_thread *t) {
+    if (t->filter_off) {
+        t->filter_left = GOLDI_FILTER_SKIP;
+        return;
+    }
+    bool useful = !t->filter_skip && t->filter_hits >= GOLDI_FILTER_WINDOW / 16;
+    t->filter_skip = !t->filter_skip && !useful;
+    atomic_fetch_add_explicit(t->filter_skip ? &filter_skips : &filter_windows, 1, memory_order_relaxed);
+    t->filter_left = t->filter_skip ? GOLDI_FILTER_SKIP : GOLDI_FILTER_WINDOW;
+    t->filter_hits = 0;
+}
+
+GOLDI_INLINE struct goldi_filter_entry *filter_slot(struct goldi_rt_thread *t, uintptr_t addr) {
+    return &t->filter[((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) & ((1u << GOLDI_FILTER_BITS) - 1)];
+}
+
+/* A plain access the filter did not answer (or was not asked): the
+ * engine's shortcut, else an event; then the filter remembers it. Kept out
+ * of line so the filter test, the common case, runs in a few registers and
+ * no stack frame. */
+static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size,
+                                       uint8_t kind, uintptr_t pc) {
     uint16_t write = kind == GOLDI_EV_WRITE;
     struct goldi_sink *fs = goldi_dispatch_fast_sink;
     bool done = false;
@@ -46,24 +72,30 @@ static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, struct goldi_f
     }
     if (!done)
         access_slow(t, addr, size, kind, 0, pc);
-    if (!t->filter_off) {
+    if (!t->filter_skip) {
+        struct goldi_filter_entry *f = filter_slot(t, addr);
         f->addr = addr;
         f->epoch = epoch;
         f->size = (uint16_t)size;
         f->write = write;
     }
+    if (GOLDI_UNLIKELY(--t->filter_left == 0))
+        filter_adapt(t);
 }
 
 GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uintptr_t pc) {
     struct goldi_rt_thread *t = goldi_cur;
     if (!t || t->ignore)
         return;
-    struct goldi_filter_entry *f =
-        &t->filter[((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) & ((1u << GOLDI_FILTER_BITS) - 1)];
     uint32_t epoch = t->thr.sync_epoch;
-    if (f->addr == addr && f->epoch == epoch && f->size >= size && f->write >= (kind == GOLDI_EV_WRITE))
-        return;
-    access_miss(t, f, epoch, addr, size, kind, pc);
+    if (GOLDI_LIKELY(!t->filter_skip)) {
+        const struct goldi_filter_entry *f = filter_slot(t, addr);
+        if (f->addr == addr && f->epoch == epoch && f->size >= size && f->write >= (kind == GOLDI_EV_WRITE)) {
+            t->filter_hits++;
+            return;
+        }
+    }
+    access_miss(t, epoch, addr, size, kind, pc);
 }
 
 #define R GOLDI_EV_READ
