@@ -154,6 +154,16 @@ struct gls_sname {
     uintptr_t frame[GLS_NAME_FRAMES];
 };
 
+/* The lock-free kept test (kept_fast, pack_kept_fast) reads every entry
+ * word of a granule that is not inline, and helps only when the thread
+ * accessed the bytes already in this epoch and the filter did not answer.
+ * Where each access is a new epoch (multiset's reads under a bucket lock)
+ * it never succeeds: a thread whose window of KEPT_WINDOW tries had fewer
+ * than 1 in 32 successes skips it for KEPT_SKIP accesses, then tries again.
+ * Skipping is always sound: the access takes the general path. */
+#define KEPT_WINDOW 4096u
+#define KEPT_SKIP 65536u
+
 struct gls_tscratch;
 struct gls_thr {
     /* First cell id after the thread's last own cell. Cells whose condition
@@ -178,6 +188,9 @@ struct gls_thr {
     struct gls_sname sname[1u << GLS_SNAME_BITS];
     _Atomic uint32_t in_gran;         /* holds a granule lock (gran_lock): fork waits for 0 */
     struct goldi_thr *thr;            /* (its joining mark, for the GC) */
+    /* Lock-free kept tries in windows (kept_try): */
+    bool kept_skip;                   /* not tried for now (they rarely succeeded) */
+    uint32_t kept_hits, kept_left;    /* successes in this window, tries (or skips) left */
 };
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -276,6 +289,7 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     gls_map_init(&s->map);
     /* No cell of the thread exists yet: any start up to the tail is its epoch. */
     s->epoch_pos = atomic_load(&g->list->tail);
+    s->kept_left = KEPT_WINDOW;
     goldi_spin_lock(&g->thr_lock);
     s->next = g->thrs;
     if (g->thrs)
@@ -2472,6 +2486,27 @@ GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr
                            (uint8_t)(b >> 63));
 }
 
+/* The end of a kept window (KEPT_WINDOW above). */
+static GOLDI_NOINLINE void kept_adapt(struct gls_thr *ts) {
+    bool useful = !ts->kept_skip && ts->kept_hits >= KEPT_WINDOW / 32;
+    ts->kept_skip = !ts->kept_skip && !useful;
+    ts->kept_left = ts->kept_skip ? KEPT_SKIP : KEPT_WINDOW;
+    ts->kept_hits = 0;
+}
+
+GOLDI_INLINE bool kept_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t w0,
+                           uint8_t piece, bool write) {
+    if (GOLDI_UNLIKELY(--ts->kept_left == 0))
+        kept_adapt(ts);
+    if (ts->kept_skip)
+        return false;
+    if (!(pack_is(w0) ? pack_kept_fast(ts, thr, w, piece, write) : kept_fast(ts, thr, w, piece, write)))
+        return false;
+    ts->kept_hits++;
+    tstat(ts, GLS_ST_KEPT_FAST, 1);
+    return true;
+}
+
 /* A piece [addr, addr+size) of a plain access (pc, whole size asize) in
  * the granule at w, without the granule lock: by the owner of an inline
  * granule (no other thread has state there, so there is nothing to check:
@@ -2489,11 +2524,7 @@ GOLDI_INLINE bool piece_lock_free(struct gls_thr *ts, struct goldi_thr *thr, gol
             tstat(ts, GLS_ST_INL_FAST, 1);
         return r != INL_NO;
     }
-    if (pack_is(w0) ? pack_kept_fast(ts, thr, w, piece, write) : kept_fast(ts, thr, w, piece, write)) {
-        tstat(ts, GLS_ST_KEPT_FAST, 1);
-        return true;
-    }
-    return false;
+    return kept_try(ts, thr, w, w0, piece, write);
 }
 
 /* The piece [addr, addr+size) of the access ev, in the granule at w, by the
