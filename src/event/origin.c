@@ -10,9 +10,10 @@
  * depot. Every (site, lock set) has exactly one id either way.
  * Records are immutable once published and never freed (their number is
  * bounded by the program's code paths, threads and locks). Finding a record
- * is lock-free (chains only grow at the head, with a release store); a
- * bucket's spinlock serialises inserts. Lookup by id is lock-free through a
- * two-level id table per depot. */
+ * is lock-free (chains only grow at the head, with a release store); one
+ * spinlock per depot serialises inserts, which are rare (a new site, lock
+ * set or pair), so fork takes three locks to keep the depots whole in the
+ * child. Lookup by id is lock-free through a two-level id table per depot. */
 #include "event.h"
 #include "../base/atfork.h"
 #include "../base/alloc.h"
@@ -33,28 +34,23 @@ struct rec {
     uint8_t *modes;            /* n_held */
 };
 
-struct bucket {
-    goldi_spinlock_t lock;
-    struct rec *_Atomic head;
-};
-
 struct depot {
-    struct bucket *buckets;    /* 1 << bucket_bits, static storage */
+    struct rec *_Atomic *buckets;   /* chain heads, 1 << bucket_bits, static storage */
     unsigned bucket_bits;
+    goldi_spinlock_t lock;     /* inserts (chains and the id table) */
+    uint32_t next_id;          /* (under lock; starts at 1: 0 is "none") */
     _Atomic(struct rec *) *id_table[ID_CHUNKS];   /* chunk -> array of records */
-    goldi_spinlock_t id_lock;
-    _Atomic uint32_t next_id;  /* (starts at 1: 0 is "none") */
 };
 
 #define SITE_BUCKET_BITS 16
 #define SET_BUCKET_BITS 12
 #define WHOLE_BUCKET_BITS 16
-static struct bucket site_buckets[1u << SITE_BUCKET_BITS];
-static struct bucket set_buckets[1u << SET_BUCKET_BITS];
-static struct bucket whole_buckets[1u << WHOLE_BUCKET_BITS];
-static struct depot sites = { site_buckets, SITE_BUCKET_BITS, { 0 }, GOLDI_SPINLOCK_INIT, 1 };
-static struct depot locksets = { set_buckets, SET_BUCKET_BITS, { 0 }, GOLDI_SPINLOCK_INIT, 1 };
-static struct depot wholes = { whole_buckets, WHOLE_BUCKET_BITS, { 0 }, GOLDI_SPINLOCK_INIT, 1 };
+static struct rec *_Atomic site_buckets[1u << SITE_BUCKET_BITS];
+static struct rec *_Atomic set_buckets[1u << SET_BUCKET_BITS];
+static struct rec *_Atomic whole_buckets[1u << WHOLE_BUCKET_BITS];
+static struct depot sites = { site_buckets, SITE_BUCKET_BITS, GOLDI_SPINLOCK_INIT, 1, { 0 } };
+static struct depot locksets = { set_buckets, SET_BUCKET_BITS, GOLDI_SPINLOCK_INIT, 1, { 0 } };
+static struct depot wholes = { whole_buckets, WHOLE_BUCKET_BITS, GOLDI_SPINLOCK_INIT, 1, { 0 } };
 
 static uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -84,6 +80,7 @@ static bool same_info(const struct rec *r, const struct goldi_origin_info *in) {
     return true;
 }
 
+/* The id table's slot of id; create (under the depot's lock) adds its chunk. */
 static _Atomic(struct rec *) *id_slot(struct depot *d, uint32_t id, bool create) {
     uint32_t chunk = id >> ID_CHUNK_BITS;
     if (chunk >= ID_CHUNKS)
@@ -92,13 +89,8 @@ static _Atomic(struct rec *) *id_slot(struct depot *d, uint32_t id, bool create)
     if (!c) {
         if (!create)
             return NULL;
-        goldi_spin_lock(&d->id_lock);
-        c = d->id_table[chunk];
-        if (!c) {
-            c = goldi_alloc(sizeof(*c) << ID_CHUNK_BITS);
-            __atomic_store_n(&d->id_table[chunk], c, __ATOMIC_RELEASE);
-        }
-        goldi_spin_unlock(&d->id_lock);
+        c = goldi_alloc(sizeof(*c) << ID_CHUNK_BITS);
+        __atomic_store_n(&d->id_table[chunk], c, __ATOMIC_RELEASE);
     }
     return &c[id & ((1u << ID_CHUNK_BITS) - 1)];
 }
@@ -111,16 +103,16 @@ static const struct rec *depot_get(struct depot *d, uint32_t id) {
 /* The id of in (clamped) in depot d, interned if new. */
 static uint32_t depot_intern(struct depot *d, const struct goldi_origin_info *in) {
     uint64_t h = hash_info(in);
-    struct bucket *b = &d->buckets[h >> (64 - d->bucket_bits)];
-    struct rec *seen = atomic_load_explicit(&b->head, memory_order_acquire);
+    struct rec *_Atomic *b = &d->buckets[h >> (64 - d->bucket_bits)];
+    struct rec *seen = atomic_load_explicit(b, memory_order_acquire);
     for (struct rec *r = seen; r; r = r->next)
         if (r->hash == h && same_info(r, in))
             return r->id;
-    goldi_spin_lock(&b->lock);
-    struct rec *head = atomic_load_explicit(&b->head, memory_order_relaxed);
+    goldi_spin_lock(&d->lock);
+    struct rec *head = atomic_load_explicit(b, memory_order_relaxed);
     for (struct rec *r = head; r != seen; r = r->next) {   /* inserted since we looked */
         if (r->hash == h && same_info(r, in)) {
-            goldi_spin_unlock(&b->lock);
+            goldi_spin_unlock(&d->lock);
             return r->id;
         }
     }
@@ -139,14 +131,14 @@ static uint32_t depot_intern(struct depot *d, const struct goldi_origin_info *in
         r->frames[in->n_frames + i] = in->held_addr[i];
         r->modes[i] = in->held_mode[i];
     }
-    r->id = atomic_fetch_add_explicit(&d->next_id, 1, memory_order_relaxed);
+    r->id = d->next_id++;
     _Atomic(struct rec *) *slot = id_slot(d, r->id, true);
     if (!slot)
         goldi_die("origin depot full (2^31 distinct sites, lock sets or origins)");
     atomic_store_explicit(slot, r, memory_order_release);
     r->next = head;
-    atomic_store_explicit(&b->head, r, memory_order_release);
-    goldi_spin_unlock(&b->lock);
+    atomic_store_explicit(b, r, memory_order_release);
+    goldi_spin_unlock(&d->lock);
     return r->id;
 }
 
@@ -288,28 +280,16 @@ goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
 }
 
 
-static void depot_lock(struct depot *d) {
-    for (unsigned b = 0; b < (1u << d->bucket_bits); b++)
-        goldi_spin_lock(&d->buckets[b].lock);
-    goldi_spin_lock(&d->id_lock);
-}
-
-static void depot_unlock(struct depot *d) {
-    goldi_spin_unlock(&d->id_lock);
-    for (unsigned b = 0; b < (1u << d->bucket_bits); b++)
-        goldi_spin_unlock(&d->buckets[b].lock);
-}
-
 static void origin_lock(void) {
-    depot_lock(&sites);
-    depot_lock(&locksets);
-    depot_lock(&wholes);
+    goldi_spin_lock(&sites.lock);
+    goldi_spin_lock(&locksets.lock);
+    goldi_spin_lock(&wholes.lock);
 }
 
 static void origin_unlock(void) {
-    depot_unlock(&wholes);
-    depot_unlock(&locksets);
-    depot_unlock(&sites);
+    goldi_spin_unlock(&wholes.lock);
+    goldi_spin_unlock(&locksets.lock);
+    goldi_spin_unlock(&sites.lock);
 }
 
 __attribute__((constructor(102))) static void origin_atfork_init(void) {
