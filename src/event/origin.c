@@ -251,6 +251,10 @@ goldi_site_t goldi_event_site_interned(const struct goldi_event *ev) {
 }
 
 goldi_lockset_t goldi_thr_lockset_slow(struct goldi_thr *thr) {
+    /* (the version first: should a signal handler's lock operations change
+     * held[] while we read it, the cache stays stale and is built again) */
+    uint32_t version = __atomic_load_n(&thr->held_version, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     uintptr_t addr[GOLDI_MAX_HELD];
     uint8_t mode[GOLDI_MAX_HELD];
     uint32_t nh = thr->n_held < GOLDI_MAX_HELD ? thr->n_held : GOLDI_MAX_HELD;
@@ -263,8 +267,9 @@ goldi_lockset_t goldi_thr_lockset_slow(struct goldi_thr *thr) {
     thr->lockset = set;
     thr->lockset_bits = set < (UINT32_C(1) << (31 - GOLDI_ORIGIN_SITE_BITS))
                             ? GOLDI_ORIGIN_COMPOSED | set << GOLDI_ORIGIN_SITE_BITS : 0;
-    thr->lockset_version = thr->held_version + 1;
-    return thr->lockset;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    thr->lockset_version = version + 1;
+    return set;
 }
 
 /* The thread's memo (event.h) first: a loop body doing the same accesses at
