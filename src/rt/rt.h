@@ -23,7 +23,7 @@
 #define GOLDI_FILTER_BITS 14
 /* The filter is consulted in windows: when fewer than 1 in 16 of a
  * window's misses come with a hit (each access a new epoch: multiset's
- * operations under a lock; each granule once an epoch: stencil's sweeps),
+ * operations under a lock; a scatter that does not come back: radix),
  * the thread skips the lookup and the store (a slot out of L1 per access)
  * for GOLDI_FILTER_SKIP accesses, then tries the filter again. Skipping is
  * always sound: the slots still hold only accesses checked in their epoch. */

@@ -28,15 +28,15 @@ static GOLDI_NOINLINE void access_slow(struct goldi_rt_thread *t, uintptr_t addr
     t->ignore--;
 }
 
-/* The end of a filter window (rt.h): keep consulting the filter if it
- * answered at least 1 in 16 of the window's misses, else skip it for a
- * while; after a skip, consult it again for a window. */
-static _Atomic uint64_t filter_windows, filter_skips;
+static _Atomic uint64_t filter_windows, filter_skips;   /* windows ended, by outcome (stats) */
 
 uint64_t goldi_rt_filter_windows(bool skipped) {
     return atomic_load_explicit(skipped ? &filter_skips : &filter_windows, memory_order_relaxed);
 }
 
+/* The end of a filter window (rt.h): keep consulting the filter if it
+ * answered at least 1 in 16 of the window's misses, else skip it for a
+ * while; after a skip, consult it again for a window. */
 static GOLDI_NOINLINE void filter_adapt(struct goldi_rt_thread *t) {
     if (t->filter_off) {
         t->filter_left = GOLDI_FILTER_SKIP;
