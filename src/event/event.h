@@ -227,19 +227,27 @@ GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_slot(const struct goldi
     return goldi_origin_memo_at(ev->thr, ev->pc);
 }
 /* The thread's memo only (inline: engines ask it on their access paths):
- * the origin goldi_event_origin(ev) returns if a recent access at ev's pc
- * (same kind, size and stack) left its site there, else 0; and the same
- * memo filled by an engine's own cache. The kind decides the origin's flags,
- * so (kind, size) is the key. goldi_origin_memo_of asks it for an access of
- * thr at pc, of event kind and size, for engine paths that have not built
- * the event. */
-GOLDI_INLINE goldi_origin_t goldi_origin_memo_of(struct goldi_thr *thr, uintptr_t pc, uint8_t kind,
+ * the site a recent access of thr at pc (same kind and size, same stack)
+ * left there, else 0; the memo is filled by goldi_event_origin and by an
+ * engine's own cache. The kind decides the origin's flags, so (kind, size)
+ * is the key. */
+GOLDI_INLINE goldi_site_t goldi_origin_memo_site(struct goldi_thr *thr, uintptr_t pc, uint8_t kind,
                                                  uint32_t size) {
     const struct goldi_origin_memo *m = goldi_origin_memo_at(thr, pc);
     if (m->site && m->pc == pc && m->key == ((uint32_t)kind << 24 | size) &&
-        m->stack_version == thr->stack_version && m->depth == thr->depth &&
-        thr->lockset_version == thr->held_version + 1 && thr->lockset_bits)
-        return thr->lockset_bits | m->site;   /* (the memo holds only sites that fit) */
+        m->stack_version == thr->stack_version && m->depth == thr->depth)
+        return m->site;
+    return 0;
+}
+/* The origin goldi_event_origin returns for that access, from the memo's
+ * site and the thread's cached lock set, else 0 (no site, a lock set not
+ * interned since the locks changed, or one too big to compose). For engine
+ * paths that have not built the event. */
+GOLDI_INLINE goldi_origin_t goldi_origin_memo_of(struct goldi_thr *thr, uintptr_t pc, uint8_t kind,
+                                                 uint32_t size) {
+    goldi_site_t site = goldi_origin_memo_site(thr, pc, kind, size);
+    if (site && thr->lockset_version == thr->held_version + 1 && thr->lockset_bits)
+        return thr->lockset_bits | site;   /* (the memo holds only sites that fit) */
     return 0;
 }
 GOLDI_INLINE goldi_origin_t goldi_event_origin_memo(const struct goldi_event *ev) {

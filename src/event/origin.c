@@ -276,14 +276,13 @@ goldi_lockset_t goldi_thr_lockset_slow(struct goldi_thr *thr) {
  * the same stack interns its site once (lu's row update: a read and a write
  * per granule per phase), whatever locks it takes meanwhile. */
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
-    goldi_origin_t id = goldi_event_origin_memo(ev);
-    if (id)
-        return id;
-    goldi_site_t site = goldi_event_site_interned(ev);
-    goldi_event_site_memo_put(ev, site);
+    goldi_site_t site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
+    if (!site) {
+        site = goldi_event_site_interned(ev);
+        goldi_event_site_memo_put(ev, site);
+    }
     return goldi_origin_compose(site, goldi_thr_lockset(ev->thr));
 }
-
 
 static void origin_lock(void) {
     goldi_spin_lock(&sites.lock);

@@ -2163,6 +2163,20 @@ static uint32_t stack_name(struct gls_thr *ts, const struct goldi_thr *thr, uint
 }
 
 static goldi_site_t orc_site(struct gls_thr *ts, const struct goldi_event *ev);
+
+/* The memo's site if it has one (its lock set was stale: the thread's
+ * locks changed), else the site cache's; then the thread's lock set. */
+static GOLDI_NOINLINE goldi_origin_t origin_slow(struct gls_thr *ts, const struct goldi_event *ev) {
+    goldi_site_t site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
+    if (site) {
+        tstat(ts, GLS_ST_ORC_HIT, 1);
+    } else {
+        site = orc_site(ts, ev);
+        goldi_event_site_memo_put(ev, site);
+    }
+    return goldi_origin_compose(site, goldi_thr_lockset(ev->thr));
+}
+
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev) {
     /* The thread's memo by pc first (event/origin.c): a loop's records find
      * their origin without a fingerprint. */
@@ -2171,13 +2185,9 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
         tstat(ts, GLS_ST_ORC_HIT, 1);
         return id;
     }
-    goldi_site_t site = orc_site(ts, ev);
-    goldi_event_site_memo_put(ev, site);
-    return goldi_origin_compose(site, goldi_thr_lockset(ev->thr));
+    return origin_slow(ts, ev);
 }
 
-/* access_origin for an access the caller has not made an event of: the
- * memo inline, the event only on a miss. */
 /* The event the dispatcher would build for a plain access of thr. */
 GOLDI_INLINE struct goldi_event plain_event(struct goldi_thr *thr, bool write, uintptr_t addr, unsigned size,
                                             uintptr_t pc) {
@@ -2186,12 +2196,12 @@ GOLDI_INLINE struct goldi_event plain_event(struct goldi_thr *thr, bool write, u
     };
 }
 
+/* access_origin for an access the caller has not made an event of: the
+ * memo inline, the event only on a miss. */
 static GOLDI_NOINLINE goldi_origin_t access_origin_slow(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc,
                                                         bool write, unsigned size) {
     struct goldi_event ev = plain_event(thr, write, 0, size, pc);
-    goldi_site_t site = orc_site(ts, &ev);
-    goldi_event_site_memo_put(&ev, site);
-    return goldi_origin_compose(site, goldi_thr_lockset(thr));
+    return origin_slow(ts, &ev);
 }
 GOLDI_INLINE goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
                                             unsigned size) {
