@@ -6,6 +6,7 @@
 #include "../base/base.h"
 #include "../event/event.h"
 #include "options.h"
+#include "../base/window.h"
 
 /* Same-epoch access filter (rt/abi/access.c): the plain accesses this thread
  * made since its last synchronization event. A repeated access that is
@@ -45,9 +46,8 @@ struct goldi_rt_thread {
     uint32_t in_rt;         /* >0: the runtime itself is running on this thread;
                                interceptors pass straight through */
     bool filter_off;        /* filter disabled (option filter=0) */
-    bool filter_skip;       /* not consulted for now (filter_off, or it rarely answered) */
-    uint32_t filter_hits;   /* answers in this window (access.c: filter_adapt) */
-    uint32_t filter_left;   /* misses left in this window */
+    struct goldi_window filter_window;   /* consulted now? (skip: filter_off, or it rarely
+                                            answered; hits: answers; left: misses) */
     struct goldi_filter_entry filter[1u << GOLDI_FILTER_BITS];
     /* --- cold --- */
     struct goldi_thr thr;   /* what engines see (tid, held locks, shadow stack) */

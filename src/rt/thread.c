@@ -88,8 +88,8 @@ struct goldi_rt_thread *goldi_rt_thread_new(void) {
     struct goldi_rt_thread *e = goldi_rt_enter();   /* allocator lock: see below */
     struct goldi_rt_thread *t = goldi_alloc(sizeof *t);
     goldi_rt_leave(e);
-    t->filter_off = t->filter_skip = !goldi_opts.filter;
-    t->filter_left = GOLDI_FILTER_WINDOW;
+    t->filter_off = t->filter_window.skip = !goldi_opts.filter;
+    t->filter_window.left = GOLDI_FILTER_WINDOW;
     t->thr.tid = atomic_fetch_add_explicit(&next_tid, 1, memory_order_relaxed);
     t->thr.parent = parent ? parent->thr.tid : GOLDI_TID_NONE;
     /* Entered around reg_lock here and below: a race report from a signal

@@ -16,6 +16,7 @@
 #include "gls.h"
 #include "../../base/atfork.h"
 #include "../../base/alloc.h"
+#include "../../base/window.h"
 #include "../../base/fmt.h"
 #include "../../platform/platform.h"
 #include "../../shadow/shadow.h"
@@ -188,9 +189,7 @@ struct gls_thr {
     struct gls_sname sname[1u << GLS_SNAME_BITS];
     _Atomic uint32_t in_gran;         /* holds a granule lock (gran_lock): fork waits for 0 */
     struct goldi_thr *thr;            /* (its joining mark, for the GC) */
-    /* Lock-free kept tries in windows (kept_try): */
-    bool kept_skip;                   /* not tried for now (they rarely succeeded) */
-    uint32_t kept_hits, kept_left;    /* successes in this window, tries (or skips) left */
+    struct goldi_window kept_window;  /* lock-free kept tries (kept_try) */
 };
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -289,7 +288,7 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     gls_map_init(&s->map);
     /* No cell of the thread exists yet: any start up to the tail is its epoch. */
     s->epoch_pos = atomic_load(&g->list->tail);
-    s->kept_left = KEPT_WINDOW;
+    s->kept_window.left = KEPT_WINDOW;
     goldi_spin_lock(&g->thr_lock);
     s->next = g->thrs;
     if (g->thrs)
@@ -2496,23 +2495,15 @@ GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr
                            (uint8_t)(b >> 63));
 }
 
-/* The end of a kept window (KEPT_WINDOW above). */
-static GOLDI_NOINLINE void kept_adapt(struct gls_thr *ts) {
-    bool useful = !ts->kept_skip && ts->kept_hits >= KEPT_WINDOW / 32;
-    ts->kept_skip = !ts->kept_skip && !useful;
-    ts->kept_left = ts->kept_skip ? KEPT_SKIP : KEPT_WINDOW;
-    ts->kept_hits = 0;
-}
-
 GOLDI_INLINE bool kept_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t w0,
                            uint8_t piece, bool write) {
-    if (GOLDI_UNLIKELY(--ts->kept_left == 0))
-        kept_adapt(ts);
-    if (ts->kept_skip)
+    if (GOLDI_UNLIKELY(--ts->kept_window.left == 0))
+        goldi_window_next(&ts->kept_window, KEPT_WINDOW, KEPT_SKIP, KEPT_WINDOW / 32);   /* (KEPT_WINDOW above) */
+    if (ts->kept_window.skip)
         return false;
     if (!(pack_is(w0) ? pack_kept_fast(ts, thr, w, piece, write) : kept_fast(ts, thr, w, piece, write)))
         return false;
-    ts->kept_hits++;
+    ts->kept_window.hits++;
     tstat(ts, GLS_ST_KEPT_FAST, 1);
     return true;
 }

@@ -39,14 +39,11 @@ uint64_t goldi_rt_filter_windows(bool skipped) {
  * while; after a skip, consult it again for a window. */
 static GOLDI_NOINLINE void filter_adapt(struct goldi_rt_thread *t) {
     if (t->filter_off) {
-        t->filter_left = GOLDI_FILTER_SKIP;
+        t->filter_window.left = GOLDI_FILTER_SKIP;
         return;
     }
-    bool useful = !t->filter_skip && t->filter_hits >= GOLDI_FILTER_WINDOW / 16;
-    t->filter_skip = !t->filter_skip && !useful;
-    atomic_fetch_add_explicit(t->filter_skip ? &filter_skips : &filter_windows, 1, memory_order_relaxed);
-    t->filter_left = t->filter_skip ? GOLDI_FILTER_SKIP : GOLDI_FILTER_WINDOW;
-    t->filter_hits = 0;
+    bool skip = goldi_window_next(&t->filter_window, GOLDI_FILTER_WINDOW, GOLDI_FILTER_SKIP, GOLDI_FILTER_WINDOW / 16);
+    atomic_fetch_add_explicit(skip ? &filter_skips : &filter_windows, 1, memory_order_relaxed);
 }
 
 GOLDI_INLINE struct goldi_filter_entry *filter_slot(struct goldi_rt_thread *t, uintptr_t addr) {
@@ -72,14 +69,14 @@ static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, uint32_t epoch
     }
     if (!done)
         access_slow(t, addr, size, kind, 0, pc);
-    if (!t->filter_skip) {
+    if (!t->filter_window.skip) {
         struct goldi_filter_entry *f = filter_slot(t, addr);
         f->addr = addr;
         f->epoch = epoch;
         f->size = (uint16_t)size;
         f->write = write;
     }
-    if (GOLDI_UNLIKELY(--t->filter_left == 0))
+    if (GOLDI_UNLIKELY(--t->filter_window.left == 0))
         filter_adapt(t);
 }
 
@@ -88,10 +85,10 @@ GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uint
     if (!t || t->ignore)
         return;
     uint32_t epoch = t->thr.sync_epoch;
-    if (GOLDI_LIKELY(!t->filter_skip)) {
+    if (GOLDI_LIKELY(!t->filter_window.skip)) {
         const struct goldi_filter_entry *f = filter_slot(t, addr);
         if (f->addr == addr && f->epoch == epoch && f->size >= size && f->write >= (kind == GOLDI_EV_WRITE)) {
-            t->filter_hits++;
+            t->filter_window.hits++;
             return;
         }
     }
