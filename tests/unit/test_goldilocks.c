@@ -734,6 +734,59 @@ CASE(goldilocks_bounded_update_list) {
     end();
 }
 
+/* Granule refs are kept as runs (gls_list.c): a sweep over three arrays
+ * at once registers a few words, not one per granule; a run with freed
+ * granules inside splits when its shard is compacted; and the GC, which
+ * finds the records through the runs, still moves every one of them:
+ * after it, each record is checked exactly as before (T2, unordered with
+ * T1, races with every granule T1 still has; T0, after joining T1, with
+ * none). */
+CASE(goldilocks_granule_runs) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();
+    enum { N = 30000, HOLE = 1000, HOLE_N = 500, SCATTER = 100 };
+    char *a = var(8 * N), *b = var(8 * N), *c = var(8 * N), *x = var(16 * SCATTER);
+    struct goldi_sync *M = sync_new(GOLDI_SYNC_MUTEX);
+    fork_(1, T0, T1); fork_(2, T0, T2); fork_(3, T0, T3);
+    uint64_t reg0 = stat_of("goldilocks.registry_bytes_live");
+    for (int i = 0; i < N; i++) {
+        wr(4, T1, a + 8 * i);
+        wr(4, T1, b + 8 * i);
+        rd(4, T1, c + 8 * i);
+    }
+    uint64_t reg1 = stat_of("goldilocks.registry_bytes_live");
+    printf("    registry: +%llu bytes for %d granules\n", (unsigned long long)(reg1 - reg0), 3 * N);
+    EXPECT(reg1 - reg0 < 1024);                     /* 3 runs (one word each per chunk), not 3 N words */
+    free_(5, T1, a + 8 * HOLE, 8 * HOLE_N);         /* stale granules inside a's run */
+    alloc_(5, T1, a + 8 * HOLE, 8 * HOLE_N);
+    for (int i = 0; i < SCATTER; i++)               /* one word each: fills the shard, which is compacted */
+        wr(6, T1, x + 16 * i);
+    uint64_t gc0 = stat_of("goldilocks.gc_runs");
+    for (int i = 0; i < 700000; i++) {              /* 1.4 M cells: past the GC budget (2^19 cells) */
+        acq(7, T3, M);
+        rel(7, T3, M);
+    }
+    EXPECT(stat_of("goldilocks.gc_runs") > gc0);
+    EXPECT_EQ(gls_log.n, 0);
+    int races = 0;
+    for (int i = 0; i < N; i += 97) {               /* T2 is ordered with none of T1's accesses */
+        rd(8, T2, a + 8 * i);
+        wr(9, T2, c + 8 * i);
+        races += (i < HOLE || i >= HOLE + HOLE_N) + 1;
+    }
+    rd(10, T2, x + 16 * (SCATTER - 1));
+    races++;
+    EXPECT_EQ(gls_log.n, races);
+    EXPECT_EQ(vc_log.n, races);
+    gls_log.n = vc_log.n = 0;
+    exit_(11, T1);
+    join_(12, T0, T1);
+    for (int i = 0; i < N; i += 89)                 /* ordered after all of T1's */
+        wr(13, T0, b + 8 * i);
+    EXPECT_EQ(gls_log.n, 0);
+    end();
+}
+
 CASE(goldilocks_any_compression) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new();
@@ -1020,6 +1073,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_walk_across_many_cells);
     RUN(goldilocks_short_circuits);
     RUN(goldilocks_any_compression);
+    RUN(goldilocks_granule_runs);
     RUN(goldilocks_any_compression_joining);
     RUN(goldilocks_granule_sharing_and_splitting);
     RUN(goldilocks_packed_granules);

@@ -139,9 +139,10 @@ struct gls_cell {
     _Atomic uint64_t a;          /* condition token; 0 = not written yet */
     uint64_t b;                  /* target token | GLS_OP_STORE */
 };
-/* A registry back-pointer: an entry (with its generation), or a granule
- * holding an inline record (e = granule address | GLS_REF_GRANULE, gen unused;
- * see "inline records" below). Entries are 16-byte aligned, so bit 0 tags. */
+/* A registry back-pointer: an entry (with its generation), or a run of
+ * granules holding inline records or packed cells (e = address of the
+ * first | GLS_REF_GRANULE, gen = how many consecutive granules, >= 1; see
+ * "inline records" below). Entries are 16-byte aligned, so bit 0 tags. */
 #define GLS_REF_GRANULE ((uintptr_t)1)
 struct gls_ref {
     struct gls_entry *e;
@@ -149,6 +150,7 @@ struct gls_ref {
 };
 GOLDI_INLINE bool gls_ref_is_granule(const struct gls_ref *r) { return (uintptr_t)r->e & GLS_REF_GRANULE; }
 GOLDI_INLINE uintptr_t gls_ref_granule(const struct gls_ref *r) { return (uintptr_t)r->e & ~GLS_REF_GRANULE; }
+GOLDI_INLINE uint32_t gls_ref_granules(const struct gls_ref *r) { return r->gen; }
 /* A chunk's registry is sharded by registering thread, so threads placing
  * entries in the same chunk do not contend for one lock and array. The
  * shards of a live chunk are one block (a line each), handed to the slot at
@@ -160,7 +162,7 @@ struct gls_reg {
     goldi_spinlock_t lock;       /* guards the arrays and counts */
     struct gls_ref *ref;         /* entries whose pos is in this chunk (may be stale) */
     uint32_t n_ref, cap_ref;
-    uintptr_t *gran;             /* granule refs, by address (8 bytes: no generation) */
+    uintptr_t *gran;             /* granule refs as runs: first address | (length - 1) << 48 */
     uint32_t n_gran, cap_gran;
     struct gls_reg *next_free;   /* shard 0 of a recycled block: the list->reg_free link */
 } __attribute__((aligned(64)));

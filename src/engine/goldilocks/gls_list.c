@@ -7,6 +7,7 @@
  * allocator/stash locks. Nothing is ever taken while a slot lock is held
  * except the allocator. */
 #include "gls.h"
+#include "../../shadow/shadow.h"
 #include "../../base/alloc.h"
 #include "../../base/fmt.h"
 
@@ -151,18 +152,71 @@ static void *reg_grow(struct gls_list *l, void *arr, uint32_t n, uint32_t *cap, 
     return p;
 }
 
+/* Granule refs are kept as runs of consecutive granules, one word each:
+ * the first granule's address (below 2^47) | (run length - 1) << 48. A
+ * thread registers the granules it creates in the order it touches them,
+ * so an array sweep (stencil, lu, a pricer's inputs) registers a few words
+ * per thread and chunk instead of one per granule (8 bytes each: a tenth
+ * of those programs' peak memory). */
+#define RUN_SHIFT 48
+#define RUN_MAX (UINT64_C(1) << (64 - RUN_SHIFT))
+GOLDI_INLINE uintptr_t run_start(uintptr_t v) { return v & ((UINT64_C(1) << RUN_SHIFT) - 1); }
+GOLDI_INLINE uint64_t run_length(uintptr_t v) { return (v >> RUN_SHIFT) + 1; }
+
+/* Does granule addr extend one of s's last RUN_STREAMS runs? Then it is
+ * added to it. (A loop over several arrays at once, a pricer reading five
+ * inputs and writing one output, registers their granules in turn.) */
+#define RUN_STREAMS 8
+static bool gran_extend(struct gls_reg *s, uintptr_t addr) {
+    for (uint32_t i = s->n_gran, end = i > RUN_STREAMS ? i - RUN_STREAMS : 0; i-- > end;) {
+        uintptr_t v = s->gran[i];
+        uint64_t len = run_length(v);
+        if (len < RUN_MAX && run_start(v) + len * GOLDI_GRANULE == addr) {
+            s->gran[i] = v + ((uintptr_t)1 << RUN_SHIFT);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Adds granule addr to s's runs, growing the array if it needs a word
+ * and has none left. */
+static void gran_add(struct gls_list *l, struct gls_reg *s, uintptr_t addr) {
+    if (gran_extend(s, addr))
+        return;
+    if (s->n_gran == s->cap_gran)
+        s->gran = reg_grow(l, s->gran, s->n_gran, &s->cap_gran, sizeof *s->gran);
+    s->gran[s->n_gran++] = addr;
+}
+
+/* Drops the stale granules from s's runs (a run with stale granules inside
+ * splits), into a fresh array of the same capacity. */
+static void gran_compact(struct gls_list *l, struct gls_reg *s, uint64_t c) {
+    uintptr_t *old = s->gran;
+    uint32_t n = s->n_gran;
+    s->gran = goldi_alloc(sizeof *s->gran * s->cap_gran);
+    s->n_gran = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uintptr_t a = run_start(old[i]);
+        for (uint64_t j = run_length(old[i]); j > 0; j--, a += GOLDI_GRANULE)
+            if (!gran_stale(l, a, c))
+                gran_add(l, s, a);
+    }
+    goldi_free(old);
+}
+
 /* Caller holds s->lock. Lazily compacts stale back-pointers before growing. */
 static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, struct gls_entry *e) {
     if ((uintptr_t)e & GLS_REF_GRANULE) {
-        if (s->n_gran == s->cap_gran) {
-            uint32_t k = 0;
-            for (uint32_t i = 0; i < s->n_gran; i++)
-                if (!gran_stale(l, s->gran[i], c))
-                    s->gran[k++] = s->gran[i];
-            s->n_gran = k;
-            s->gran = reg_grow(l, s->gran, k, &s->cap_gran, sizeof *s->gran);
+        uintptr_t addr = (uintptr_t)e & ~GLS_REF_GRANULE;
+        GOLDI_DCHECK(run_start(addr) == addr);
+        if (gran_extend(s, addr))
+            return;
+        if (s->n_gran && s->n_gran == s->cap_gran) {
+            gran_compact(l, s, c);
+            s->gran = reg_grow(l, s->gran, s->n_gran, &s->cap_gran, sizeof *s->gran);
         }
-        s->gran[s->n_gran++] = (uintptr_t)e & ~GLS_REF_GRANULE;
+        gran_add(l, s, addr);
         return;
     }
     if (s->n_ref == s->cap_ref) {
@@ -253,7 +307,8 @@ static uint32_t reg_copy(const struct gls_reg *r, struct gls_ref *out) {
     for (uint32_t i = 0; i < r->n_ref; i++)
         out[i] = r->ref[i];
     for (uint32_t i = 0; i < r->n_gran; i++)
-        out[r->n_ref + i] = (struct gls_ref){ (struct gls_entry *)(r->gran[i] | GLS_REF_GRANULE), 0 };
+        out[r->n_ref + i] = (struct gls_ref){ (struct gls_entry *)(run_start(r->gran[i]) | GLS_REF_GRANULE),
+                                              (uint32_t)run_length(r->gran[i]) };
     return r->n_ref + r->n_gran;
 }
 

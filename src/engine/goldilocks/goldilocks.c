@@ -654,28 +654,33 @@ static void gran_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_wo
 
 /* --- alock (seed 000 §3, trap T4) ------------------------------------------------------ */
 
+struct gls_alock { uint64_t id; uint8_t mode, rw; };   /* a lock token id and how it was held */
+
 /* Is the alock short-circuit valid for e against thr now? The owner held
  * alock at e, thr holds it now, so the owner's release of it precedes thr's
  * acquisition — unless both hold an rwlock in read mode (readers never sync).
  * Token ids are unique for ever, so a lock object in a new life (token id
  * changed) never matches. */
-static bool alock_orders(const struct gls_entry *e, const struct goldi_thr *thr) {
-    if (!e->alock_id)
+static bool alock_orders_al(struct gls_alock a, const struct goldi_thr *thr) {
+    if (!a.id)
         return false;
     for (uint32_t i = 0; i < thr->n_held; i++) {
-        if (thr->held[i].obj->tok[0].id != e->alock_id)
+        if (thr->held[i].obj->tok[0].id != a.id)
             continue;
-        if (e->alock_rw && e->alock_mode == GOLDI_LOCK_SHARED && thr->held[i].mode == GOLDI_LOCK_SHARED)
+        if (a.rw && a.mode == GOLDI_LOCK_SHARED && thr->held[i].mode == GOLDI_LOCK_SHARED)
             return false;
         return true;
     }
     return false;
 }
 
+static bool alock_orders(const struct gls_entry *e, const struct goldi_thr *thr) {
+    return alock_orders_al((struct gls_alock){ e->alock_id, e->alock_mode, e->alock_rw }, thr);
+}
+
 /* The alock of an access, re-picked on every access (G-ALOCK): the old one
  * (old_id) if thr still holds it, else a lock held in exclusive mode, else any
  * held lock, else none. */
-struct gls_alock { uint64_t id; uint8_t mode, rw; };
 static struct gls_alock alock_pick(uint64_t old_id, const struct goldi_thr *thr) {
     int pick = -1;
     for (uint32_t i = 0; i < thr->n_held; i++) {
@@ -696,8 +701,12 @@ static struct gls_alock alock_pick(uint64_t old_id, const struct goldi_thr *thr)
     return a;
 }
 
+static bool alocks_same(struct gls_alock a, struct gls_alock b) {
+    return a.id == b.id && (!a.id || (a.mode == b.mode && a.rw == b.rw));
+}
+
 static bool alock_same(const struct gls_entry *e, struct gls_alock a) {
-    return e->alock_id == a.id && (!a.id || (e->alock_mode == a.mode && e->alock_rw == a.rw));
+    return alocks_same((struct gls_alock){ e->alock_id, e->alock_mode, e->alock_rw }, a);
 }
 
 static void alock_set(struct gls_entry *e, struct gls_alock a) {
@@ -1045,8 +1054,8 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
  *     two entries of one thread, kind, pos, on the two halves, from two
  *     statements (or two copies of one, in an unrolled loop).
  * The cells are exactly the entries the general representation would hold
- * (every check and update is the general rule, run on them as temporary
- * entries), without a pool entry (a cache line each), registrations or
+ * (every check and update is the general rule, run on them decoded:
+ * struct gls_cent), without a pool entry (a cache line each), registrations or
  * frees: the shadow line holds it all. Only the holder of the granule lock
  * writes a packed granule; lock-free readers copy the cells under the
  * granule's version (pack_kept_fast). The granule is registered like an
@@ -1066,81 +1075,111 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
 GOLDI_INLINE bool pack_is(uintptr_t w0) { return (w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK)) == GRAN_PACK; }
 GOLDI_INLINE uint64_t pack_reg(uintptr_t w0) { return w0 >> 8; }
 
-/* Can e be (part of) a cell? (plain, no materialised set, fields in range) */
-static bool pack_fits(const struct gls_entry *e) {
-    return !e->mat && (e->kind == GLS_W || e->kind == GLS_R) && e->owner < PACK_OWNER_LIMIT &&
-           atomic_load_explicit(&e->pos, memory_order_relaxed) < (UINT64_C(1) << PACK_POS_BITS) &&
-           e->alock_id < (UINT64_C(1) << PACK_ALOCK_BITS);
+/* A cell's entry, decoded (a DUAL cell is two): the fields of a plain
+ * entry without a materialised set, which is all a packed granule holds.
+ * The packed paths check and update these directly; a temporary 64-byte
+ * entry is built only for a check that walks (cent_entry). */
+struct gls_cent {
+    uint64_t pos;
+    struct gls_alock al;
+    goldi_origin_t origin;
+    goldi_tid_t owner;
+    uint8_t kind, mask;
+};
+
+/* Can c be (part of) a cell? (fields in range) */
+static bool pack_fits(const struct gls_cent *c) {
+    return c->owner < PACK_OWNER_LIMIT && c->pos < (UINT64_C(1) << PACK_POS_BITS) &&
+           c->al.id < (UINT64_C(1) << PACK_ALOCK_BITS);
 }
 
-GOLDI_INLINE void pack_entry(struct gls_entry *e, uint64_t a, uint64_t b, uint8_t mask, goldi_origin_t origin) {
-    atomic_store_explicit(&e->pos, a & ((UINT64_C(1) << PACK_POS_BITS) - 1), memory_order_relaxed);
-    e->owner = (goldi_tid_t)(a >> PACK_POS_BITS);
-    e->origin = origin;
-    e->mask = mask;
-    e->kind = (uint8_t)(b >> 40 & 1);
-    bool dual = b & PACK_DUAL;
-    e->alock_id = dual ? 0 : b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1);
-    e->alock_mode = dual ? 0 : (uint8_t)(b >> 62 & 1);
-    e->alock_rw = dual ? 0 : (uint8_t)(b >> 63);
+/* A plain entry (no materialised set) as a decoded cell. */
+static struct gls_cent entry_cent(const struct gls_entry *e) {
+    GOLDI_DCHECK(!e->mat && (e->kind == GLS_W || e->kind == GLS_R));
+    return (struct gls_cent){ .pos = atomic_load_explicit(&e->pos, memory_order_relaxed),
+                              .al = { e->alock_id, e->alock_mode, e->alock_rw },
+                              .origin = e->origin,
+                              .owner = e->owner,
+                              .kind = e->kind,
+                              .mask = e->mask };
+}
+
+/* A decoded cell as a temporary entry (not in the pool, never registered). */
+static void cent_entry(const struct gls_cent *c, struct gls_entry *e) {
+    atomic_store_explicit(&e->pos, c->pos, memory_order_relaxed);
+    e->owner = c->owner;
+    e->origin = c->origin;
+    e->mask = c->mask;
+    e->kind = c->kind;
+    alock_set(e, c->al);
     e->mat = NULL;
 }
 
-/* The cells as temporary entries c[0..n) (not in the pool, never
- * registered; a DUAL cell is two). c has room for PACK_MAX. */
-static uint32_t pack_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_entry *c) {
+GOLDI_INLINE struct gls_cent cell_cent(uint64_t a, uint64_t b, uint8_t mask, goldi_origin_t origin) {
+    bool dual = b & PACK_DUAL;
+    struct gls_alock al = { 0, 0, 0 };
+    if (!dual)
+        al = (struct gls_alock){ b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1), (uint8_t)(b >> 62 & 1),
+                                 (uint8_t)(b >> 63) };
+    return (struct gls_cent){ .pos = a & ((UINT64_C(1) << PACK_POS_BITS) - 1),
+                              .al = al,
+                              .origin = origin,
+                              .owner = (goldi_tid_t)(a >> PACK_POS_BITS),
+                              .kind = (uint8_t)(b >> 40 & 1),
+                              .mask = mask };
+}
+
+/* The cells' entries c[0..n) (c has room for PACK_MAX). */
+static uint32_t pack_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent *c) {
     uint32_t cells = (uint32_t)(w0 >> 4) & 3, n = 0;
     for (uint32_t i = 0; i < cells; i++) {
         uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
         uint64_t b = atomic_load_explicit(&w[2 + 2 * i], memory_order_relaxed);
         uint8_t mask = (uint8_t)(b >> 32);
         if (!(b & PACK_DUAL)) {
-            pack_entry(&c[n++], a, b, mask, (goldi_origin_t)b);
+            c[n++] = cell_cent(a, b, mask, (goldi_origin_t)b);
             continue;
         }
         int64_t delta = (int64_t)b >> 42;   /* arithmetic shift: the signed top 22 bits */
-        pack_entry(&c[n++], a, b, mask & 0x0f, (goldi_origin_t)b);
-        pack_entry(&c[n++], a, b, mask & 0xf0, (goldi_origin_t)((int64_t)(goldi_origin_t)b + delta));
+        c[n++] = cell_cent(a, b, mask & 0x0f, (goldi_origin_t)b);
+        c[n++] = cell_cent(a, b, mask & 0xf0, (goldi_origin_t)((int64_t)(goldi_origin_t)b + delta));
     }
     return n;
 }
 
 /* Could entries lo (bytes 0-3) and hi (bytes 4-7) share a DUAL cell? */
-GOLDI_INLINE bool pack_pairs(const struct gls_entry *lo, const struct gls_entry *hi) {
+GOLDI_INLINE bool pack_pairs(const struct gls_cent *lo, const struct gls_cent *hi) {
     int64_t d = (int64_t)hi->origin - (int64_t)lo->origin;
     return !(lo->mask & 0xf0) && !(hi->mask & 0x0f) && lo->kind == hi->kind && lo->owner == hi->owner &&
-           !lo->alock_id && !hi->alock_id &&
-           atomic_load_explicit(&lo->pos, memory_order_relaxed) == atomic_load_explicit(&hi->pos, memory_order_relaxed) &&
-           d >= -PACK_DELTA_LIMIT && d < PACK_DELTA_LIMIT;
+           !lo->al.id && !hi->al.id && lo->pos == hi->pos && d >= -PACK_DELTA_LIMIT && d < PACK_DELTA_LIMIT;
 }
 
 /* Stores entries c[0..n) (each pack_fits) as cells registered in chunk
  * reg - 1, w[0] last (clearing BUSY), if they fit in PACK_CELLS cells;
  * false (nothing written) if not. Caller holds the granule lock. */
-static bool pack_store(goldi_shadow_word_t *w, const struct gls_entry *c, uint32_t n, uint64_t reg) {
+static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
     uint64_t cw[2 * PACK_CELLS] = { 0 };
-    bool used[PACK_MAX + 1] = { false };
-    uint32_t cells = 0;
+    uint32_t used = 0, cells = 0;   /* bit i: c[i] went into a DUAL cell with an earlier one */
     for (uint32_t i = 0; i < n; i++) {
-        if (used[i])
+        if (used >> i & 1)
             continue;
         if (cells == PACK_CELLS)
             return false;
         uint32_t j = i + 1;
-        while (j < n && (used[j] || !(pack_pairs(&c[i], &c[j]) || pack_pairs(&c[j], &c[i]))))
+        while (j < n && ((used >> j & 1) || !(pack_pairs(&c[i], &c[j]) || pack_pairs(&c[j], &c[i]))))
             j++;
-        const struct gls_entry *e = &c[i];
-        uint64_t a = atomic_load_explicit(&e->pos, memory_order_relaxed) | (uint64_t)e->owner << PACK_POS_BITS;
+        const struct gls_cent *e = &c[i];
+        uint64_t a = e->pos | (uint64_t)e->owner << PACK_POS_BITS;
         uint64_t b;
         if (j < n) {   /* a DUAL cell: origin of the low half, difference to the high half's */
-            const struct gls_entry *lo = (e->mask & 0x0f) ? e : &c[j], *hi = lo == e ? &c[j] : e;
+            const struct gls_cent *lo = (e->mask & 0x0f) ? e : &c[j], *hi = lo == e ? &c[j] : e;
             int64_t d = (int64_t)hi->origin - (int64_t)lo->origin;
             b = (uint64_t)lo->origin | (uint64_t)(lo->mask | hi->mask) << 32 | (uint64_t)e->kind << 40 | PACK_DUAL |
                 (uint64_t)d << 42;
-            used[j] = true;
+            used |= 1u << j;
         } else {
-            b = (uint64_t)e->origin | (uint64_t)e->mask << 32 | (uint64_t)e->kind << 40 | e->alock_id << 42 |
-                (uint64_t)e->alock_mode << 62 | (uint64_t)e->alock_rw << 63;
+            b = (uint64_t)e->origin | (uint64_t)e->mask << 32 | (uint64_t)e->kind << 40 | e->al.id << 42 |
+                (uint64_t)e->al.mode << 62 | (uint64_t)e->al.rw << 63;
         }
         cw[2 * cells] = a;
         cw[2 * cells + 1] = b;
@@ -1153,13 +1192,11 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_entry *c, uint32
     return true;
 }
 
-static uint64_t pack_min_pos(const struct gls_entry *c, uint32_t n) {
+static uint64_t pack_min_pos(const struct gls_cent *c, uint32_t n) {
     uint64_t m = UINT64_MAX;
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t p = atomic_load_explicit(&c[i].pos, memory_order_relaxed);
-        if (p < m)
-            m = p;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        if (c[i].pos < m)
+            m = c[i].pos;
     return m;
 }
 
@@ -1168,18 +1205,17 @@ static uint64_t pack_min_pos(const struct gls_entry *c, uint32_t n) {
  * valid while it has entries, and the GC that collects its chunk registers
  * them (gc_granules). Caller holds the granule lock. */
 static void pack_expand_cells(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
-                              const struct gls_entry *c, uint32_t n) {
+                              const struct gls_cent *c, uint32_t n) {
     gran_wipe(w);
     for (uint32_t i = 0; i < n; i++)
-        inl_materialise(g, ts, w, base, c[i].owner, (enum gls_kind)c[i].kind, c[i].mask,
-                        atomic_load_explicit(&c[i].pos, memory_order_relaxed), c[i].origin,
-                        alock_pack((struct gls_alock){ c[i].alock_id, c[i].alock_mode, c[i].alock_rw }));
+        inl_materialise(g, ts, w, base, c[i].owner, (enum gls_kind)c[i].kind, c[i].mask, c[i].pos, c[i].origin,
+                        alock_pack(c[i].al));
     if (ts)
         tstat(ts, GLS_ST_PACK_EXPAND, 1);
 }
 
 static void pack_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base) {
-    struct gls_entry c[PACK_MAX];
+    struct gls_cent c[PACK_MAX];
     uint32_t n = pack_read(w, atomic_load_explicit(&w[0], memory_order_relaxed), c);
     pack_expand_cells(g, ts, w, base, c, n);
 }
@@ -1193,11 +1229,14 @@ static bool inl_pack(struct gls_engine *g, goldi_shadow_word_t *w) {
         return false;
     struct gls_inl f;
     inl_read(w, v, &f);
-    struct gls_entry c[2];
-    uint32_t n = inl_entries(&f, c);
+    struct gls_entry e[2];
+    struct gls_cent c[2];
+    uint32_t n = inl_entries(&f, e);
     bool fits = true;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
+        c[i] = entry_cent(&e[i]);
         fits &= pack_fits(&c[i]);
+    }
     if (!fits || !pack_store(w, c, n, f.reg)) {   /* (a store replaces w[0]: the lock bit goes with it) */
         atomic_store_explicit(&w[0], v, memory_order_release);
         return false;
@@ -1210,7 +1249,7 @@ static bool inl_pack(struct gls_engine *g, goldi_shadow_word_t *w) {
 static void pack_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
                        uint8_t mask) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    struct gls_entry c[PACK_MAX];
+    struct gls_cent c[PACK_MAX];
     uint32_t n = pack_read(w, w0, c), k = 0;
     for (uint32_t i = 0; i < n; i++) {
         c[i].mask &= (uint8_t)~mask;
@@ -1780,8 +1819,8 @@ static bool read_subsumes(struct gls_access *x, const struct gls_entry *e) {
            (alock_orders(e, x->thr) || oc_has(x->ts, e->owner, atomic_load_explicit(&e->pos, memory_order_relaxed)));
 }
 
-/* update_granule's rule, in parts shared with packed granules (pack_update).
- * The access's own record among es[0..n): t's entry of its kind covering
+/* update_granule's rule in parts (pack_update applies the same rule to
+ * decoded cells). The access's own record among es[0..n): t's entry of its kind covering
  * the piece; *others: the access drops or changes another entry there. */
 GOLDI_INLINE struct gls_entry *own_record(const struct gls_access *x, enum gls_kind kind, uint8_t piece,
                                     struct gls_entry *const *es, uint32_t n, bool *others) {
@@ -2049,47 +2088,102 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     return true;
 }
 
-/* update_granule's rule on the entries c[0..n) of a packed granule (es
- * points at them) for t's plain access (a new entry gets pos `pos`);
- * returns the new count, which may be n + 1 (c has room for it). */
-static uint32_t pack_update(struct gls_access *x, struct gls_entry *c, struct gls_entry *const *es, uint32_t n,
-                            uint8_t piece, uint64_t pos) {
+/* check_granule on the cells c[0..n) when each one it would check is
+ * settled without a walk (t's own, ordered by its alock, or found ordered
+ * by an earlier walk): true, counted as check_granule counts. False
+ * (nothing counted): the caller checks them as entries. */
+static bool pack_settled(struct gls_access *x, uint8_t piece, const struct gls_cent *c, uint32_t n) {
+    uint64_t own = 0, alock = 0, cached = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(c[i].mask & piece) || !(x->write || c[i].kind == GLS_W))   /* (entry_relevant, plain) */
+            continue;
+        if (c[i].owner == x->t)
+            own++;
+        else if (alock_orders_al(c[i].al, x->thr))
+            alock++;
+        else if (oc_has(x->ts, c[i].owner, c[i].pos))
+            cached++;
+        else
+            return false;
+    }
+    tstat(x->ts, GLS_ST_OWNER_SC, own);
+    tstat(x->ts, GLS_ST_ALOCK_SC, alock);
+    tstat(x->ts, GLS_ST_CACHED, cached);
+    return true;
+}
+
+/* update_granule's rule (own_record, record_kept, read_subsumes,
+ * record_joins) on the cells c[0..n) for t's plain access (a new entry
+ * gets pos `pos`); returns the new count, which may be n + 1 (c has room
+ * for it). */
+static uint32_t pack_update(struct gls_access *x, struct gls_cent *c, uint32_t n, uint8_t piece, uint64_t pos) {
     enum gls_kind kind = x->write ? GLS_W : GLS_R;
-    bool others;
-    struct gls_entry *mine = own_record(x, kind, piece, es, n, &others);
-    struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, x->thr);
-    if (record_kept(x, mine, others, piece, al))
-        return n;
+    uint64_t epoch = x->ts->epoch_pos;
+    int mine = -1;
+    bool others = false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(c[i].mask & piece))
+            continue;
+        bool own = c[i].kind == kind && c[i].owner == x->t;
+        if (own && (c[i].mask & piece) == piece && mine < 0)
+            mine = (int)i;
+        else if (kind == GLS_W || own)
+            others = true;
+    }
+    struct gls_alock al = alock_pick(mine >= 0 ? c[mine].al.id : 0, x->thr);
+    if (mine >= 0 && !others && c[mine].pos >= epoch) {   /* kept (record_kept) */
+        bool kept = true;
+        if (c[mine].mask == piece) {
+            c[mine].origin = x->origin;
+            c[mine].al = al;
+        } else {
+            kept = c[mine].origin == x->origin && alocks_same(c[mine].al, al);
+        }
+        if (kept) {
+            tstat(x->ts, GLS_ST_KEPT, 1);
+            return n;
+        }
+    }
     uint32_t k = 0;   /* the piece's bytes leave the superseded cells */
     for (uint32_t i = 0; i < n; i++) {
         if ((c[i].mask & piece) &&
-            (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t) || (kind == GLS_R && read_subsumes(x, &c[i]))))
+            (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t) ||
+             (kind == GLS_R && c[i].kind == GLS_R && c[i].owner != x->t &&
+              (alock_orders_al(c[i].al, x->thr) || oc_has(x->ts, c[i].owner, c[i].pos)))))
             c[i].mask &= (uint8_t)~piece;
         if (c[i].mask)
             c[k++] = c[i];
     }
     for (uint32_t i = 0; i < k; i++)   /* same history as a cell on other bytes: share it */
-        if (record_joins(x, &c[i], kind, al)) {
+        if (c[i].kind == kind && c[i].owner == x->t && c[i].origin == x->origin && c[i].pos >= epoch &&
+            alocks_same(c[i].al, al)) {
             c[i].mask |= piece;
             tstat(x->ts, GLS_ST_SHARED, 1);
             return k;
         }
-    c[k] = (struct gls_entry){ .kind = (uint8_t)kind, .owner = x->t, .origin = x->origin, .mask = piece };
-    alock_set(&c[k], al);
-    atomic_store_explicit(&c[k].pos, pos, memory_order_relaxed);
+    c[k] = (struct gls_cent){ .pos = pos, .al = al, .origin = x->origin, .owner = x->t, .kind = (uint8_t)kind,
+                              .mask = piece };
     tstat(x->ts, GLS_ST_RECORDED, 1);
     return k + 1;
 }
 
 /* Cells that are t's W and/or R only fold back into an inline record of t
  * (same registry chunk), so t's next accesses take the lock-free path. */
-static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, struct gls_entry *c, uint32_t n,
+static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n,
                           uint64_t reg) {
-    struct gls_entry *es[2] = { &c[0], &c[1] };
-    struct gls_inl f;
-    if (n > 2 || !inl_of_entries(x->t, es, n, &f))
+    if (n > 2)
         return false;
-    f.reg = reg;
+    struct gls_inl f = { .owner = x->t, .wowner = x->t, .reg = reg };
+    for (uint32_t i = 0; i < n; i++) {
+        if (c[i].owner != x->t)
+            return false;
+        if (c[i].kind == GLS_W && !f.mw)
+            f.mw = c[i].mask, f.pw = c[i].pos, f.ow = c[i].origin, f.aw = alock_pack(c[i].al);
+        else if (c[i].kind == GLS_R && !f.mr)
+            f.mr = c[i].mask, f.pr = c[i].pos, f.or = c[i].origin, f.ar = alock_pack(c[i].al);
+        else
+            return false;
+    }
     inl_store(w, &f);
     tstat(x->ts, GLS_ST_PACK_CONTRACT, 1);
     return true;
@@ -2102,16 +2196,21 @@ static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, struct g
 static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
     struct gls_thr *ts = x->ts;
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    struct gls_entry c[PACK_MAX + 1], *es[PACK_MAX];
+    struct gls_cent c[PACK_MAX + 1];
     uint32_t n = pack_read(w, w0, c);
-    for (uint32_t i = 0; i < n; i++)
-        es[i] = &c[i];
-    check_granule(x, piece, es, n);
+    if (!pack_settled(x, piece, c, n)) {
+        struct gls_entry e[PACK_MAX], *es[PACK_MAX];
+        for (uint32_t i = 0; i < n; i++) {
+            cent_entry(&c[i], &e[i]);
+            es[i] = &e[i];
+        }
+        check_granule(x, piece, es, n);
+    }
     if (!record)
         return;
     atomic_store_explicit(&w[0], w0 | GRAN_BUSY, memory_order_relaxed);   /* (the ref may move) */
     uint64_t reg = pack_reg(w0), pos = granule_new_pos(x, &reg);
-    n = pack_update(x, c, es, n, piece, pos);
+    n = pack_update(x, c, n, piece, pos);
     bool fits = true;
     for (uint32_t i = 0; fits && i < n; i++)
         fits = pack_fits(&c[i]);
@@ -3252,6 +3351,7 @@ static void gc_install(struct gls_engine *g) {
  * of such a granule with a pos inside them joins the entry refs (entries
  * expanded by another thread while their chunk was closed are registered
  * nowhere else). An entry listed twice is installed once (seq check). */
+static void gc_granule(struct gls_engine *g, uintptr_t a, uint64_t c0, uint64_t c1);
 static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
     struct gls_gc_scratch *sc = g->gc_scratch;
     uint32_t n_refs = sc->n_refs;
@@ -3259,62 +3359,68 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
         if (!gls_ref_is_granule(&sc->refs[i]))
             continue;
         uintptr_t a = gls_ref_granule(&sc->refs[i]);
-        goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, a);
-        if (!w)
-            continue;
-        gc_gran_lock(w);
-        uintptr_t v = inl_lock(g, w);
-        if (v) {
-            struct gls_inl f;
-            inl_read(w, v, &f);
-            uint64_t rc = f.reg - 1, mc = inl_min_pos(&f) >> GLS_CHUNK_BITS;
-            if (rc < c0 || rc >= c1 || mc >= c1) {
-                if (rc >= c0 && rc < c1) {   /* ours, and still current: move the ref */
-                    bool ok = gls_list_register_granule(g->list, a, mc, 0);
-                    GOLDI_CHECK(ok);
-                    f.reg = mc + 1;
-                }
-                inl_store(w, &f);
-                gc_gran_unlock(w);
-                continue;
-            }
-            atomic_store_explicit(&w[0], v, memory_order_release);
-            inl_expand(g, NULL, w, a);
-        } else if (pack_is(atomic_load_explicit(&w[0], memory_order_relaxed))) {   /* the same for cells */
-            uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-            struct gls_entry c[PACK_MAX];
-            uint32_t n = pack_read(w, w0, c);
-            uint64_t rc = pack_reg(w0) - 1, mc = pack_min_pos(c, n) >> GLS_CHUNK_BITS;
-            bool done = rc < c0 || rc >= c1;   /* a stale ref: the granule is registered elsewhere */
-            if (!done && mc >= c1) {           /* ours, and still current: move the ref */
+        for (uint32_t k = gls_ref_granules(&sc->refs[i]); k > 0; k--, a += GOLDI_GRANULE)
+            gc_granule(g, a, c0, c1);   /* (sc->refs may move: the run was read first) */
+    }
+}
+
+static void gc_granule(struct gls_engine *g, uintptr_t a, uint64_t c0, uint64_t c1) {
+    struct gls_gc_scratch *sc = g->gc_scratch;
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, a);
+    if (!w)
+        return;
+    gc_gran_lock(w);
+    uintptr_t v = inl_lock(g, w);
+    if (v) {
+        struct gls_inl f;
+        inl_read(w, v, &f);
+        uint64_t rc = f.reg - 1, mc = inl_min_pos(&f) >> GLS_CHUNK_BITS;
+        if (rc < c0 || rc >= c1 || mc >= c1) {
+            if (rc >= c0 && rc < c1) {   /* ours, and still current: move the ref */
                 bool ok = gls_list_register_granule(g->list, a, mc, 0);
                 GOLDI_CHECK(ok);
-                done = pack_store(w, c, n, mc + 1);
+                f.reg = mc + 1;
             }
-            if (done) {
-                gc_gran_unlock(w);
-                continue;
-            }
-            pack_expand_cells(g, NULL, w, a, c, n);
+            inl_store(w, &f);
+            gc_gran_unlock(w);
+            return;
         }
-        struct gls_entry *buf[GOLDI_GRANULE];
-        uint32_t n;
-        struct gls_entry **es = gran_entries(w, buf, &n);
-        for (uint32_t k = 0; k < n; k++) {
-            uint64_t c = atomic_load_explicit(&es[k]->pos, memory_order_relaxed) >> GLS_CHUNK_BITS;
-            if (c >= c1 && !es[k]->reg_chunk) {   /* expanded, relied on this ref: registers itself now */
-                bool ok = gls_list_register(g->list, es[k], c);
-                GOLDI_CHECK(ok);
-            }
-            if (c < c0 || c >= c1)
-                continue;
-            sc->refs = grow(sc->refs, &sc->cap_refs, sc->n_refs + 1, sizeof *sc->refs);
-            sc->refs[sc->n_refs].e = es[k];
-            sc->refs[sc->n_refs].gen = atomic_load_explicit(&es[k]->gen, memory_order_relaxed);
-            sc->n_refs++;
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        inl_expand(g, NULL, w, a);
+    } else if (pack_is(atomic_load_explicit(&w[0], memory_order_relaxed))) {   /* the same for cells */
+        uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+        struct gls_cent c[PACK_MAX];
+        uint32_t n = pack_read(w, w0, c);
+        uint64_t rc = pack_reg(w0) - 1, mc = pack_min_pos(c, n) >> GLS_CHUNK_BITS;
+        bool done = rc < c0 || rc >= c1;   /* a stale ref: the granule is registered elsewhere */
+        if (!done && mc >= c1) {           /* ours, and still current: move the ref */
+            bool ok = gls_list_register_granule(g->list, a, mc, 0);
+            GOLDI_CHECK(ok);
+            done = pack_store(w, c, n, mc + 1);
         }
-        gc_gran_unlock(w);
+        if (done) {
+            gc_gran_unlock(w);
+            return;
+        }
+        pack_expand_cells(g, NULL, w, a, c, n);
     }
+    struct gls_entry *buf[GOLDI_GRANULE];
+    uint32_t n;
+    struct gls_entry **es = gran_entries(w, buf, &n);
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t c = atomic_load_explicit(&es[k]->pos, memory_order_relaxed) >> GLS_CHUNK_BITS;
+        if (c >= c1 && !es[k]->reg_chunk) {   /* expanded, relied on this ref: registers itself now */
+            bool ok = gls_list_register(g->list, es[k], c);
+            GOLDI_CHECK(ok);
+        }
+        if (c < c0 || c >= c1)
+            continue;
+        sc->refs = grow(sc->refs, &sc->cap_refs, sc->n_refs + 1, sizeof *sc->refs);
+        sc->refs[sc->n_refs].e = es[k];
+        sc->refs[sc->n_refs].gen = atomic_load_explicit(&es[k]->gen, memory_order_relaxed);
+        sc->n_refs++;
+    }
+    gc_gran_unlock(w);
 }
 
 /* Moves every live entry registered in chunks [c0, c1) past them. */
