@@ -736,11 +736,11 @@ CASE(goldilocks_bounded_update_list) {
 
 /* Granule refs are kept as runs (gls_list.c): a sweep over three arrays
  * at once registers a few words, not one per granule; a run with freed
- * granules inside splits when its shard is compacted; and the GC, which
- * finds the records through the runs, still moves every one of them:
- * after it, each record is checked exactly as before (T2, unordered with
- * T1, races with every granule T1 still has; T0, after joining T1, with
- * none). */
+ * granules inside survives its shard's compaction (scattered pushes fill
+ * the shard); and the GC, which finds the records through the runs, still
+ * moves every one of them: after it, each record is checked exactly as
+ * before (T2, unordered with T1, races with every granule T1 still has;
+ * T0, after joining T1, with none). */
 CASE(goldilocks_granule_runs) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();

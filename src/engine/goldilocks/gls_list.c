@@ -189,20 +189,38 @@ static void gran_add(struct gls_list *l, struct gls_reg *s, uintptr_t addr) {
     s->gran[s->n_gran++] = addr;
 }
 
-/* Drops the stale granules from s's runs (a run with stale granules inside
- * splits), into a fresh array of the same capacity. */
+/* Makes room in s's full array: sorts the runs by address, merges the ones
+ * that touch or overlap (a granule registered twice is kept once), and
+ * drops single granules that are stale. A stale granule inside a longer
+ * run stays (it costs the run nothing, and the GC finds nothing there):
+ * checking each granule of every run made compaction cost the whole array
+ * sweep again every few pushes. */
 static void gran_compact(struct gls_list *l, struct gls_reg *s, uint64_t c) {
-    uintptr_t *old = s->gran;
+    uintptr_t *g = s->gran;
     uint32_t n = s->n_gran;
-    s->gran = goldi_alloc(sizeof *s->gran * s->cap_gran);
-    s->n_gran = 0;
+    for (uint32_t gap = n / 2; gap; gap /= 2)   /* shell sort by run start (n is a few thousand at most) */
+        for (uint32_t i = gap; i < n; i++)
+            for (uint32_t j = i; j >= gap && run_start(g[j - gap]) > run_start(g[j]); j -= gap) {
+                uintptr_t t = g[j];
+                g[j] = g[j - gap];
+                g[j - gap] = t;
+            }
+    uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uintptr_t a = run_start(old[i]);
-        for (uint64_t j = run_length(old[i]); j > 0; j--, a += GOLDI_GRANULE)
-            if (!gran_stale(l, a, c))
-                gran_add(l, s, a);
+        uintptr_t a = run_start(g[i]), end = a + run_length(g[i]) * GOLDI_GRANULE;
+        if (k) {
+            uintptr_t last = run_start(g[k - 1]), last_end = last + run_length(g[k - 1]) * GOLDI_GRANULE;
+            if (a <= last_end && (end <= last_end || (end - last) / GOLDI_GRANULE <= RUN_MAX)) {
+                if (end > last_end)
+                    g[k - 1] = last | (uintptr_t)((end - last) / GOLDI_GRANULE - 1) << RUN_SHIFT;
+                continue;
+            }
+        }
+        if (run_length(g[i]) == 1 && gran_stale(l, a, c))
+            continue;
+        g[k++] = g[i];
     }
-    goldi_free(old);
+    s->n_gran = k;
 }
 
 /* Caller holds s->lock. Lazily compacts stale back-pointers before growing. */
