@@ -8,6 +8,8 @@
 
 #include "harness.h"
 #include "engine_harness.h"
+#include "engine/goldilocks/gls.h"
+#include "base/alloc.h"
 
 static struct eh_log gls_log = EH_LOG_INIT(true), vc_log = EH_LOG_INIT(false);
 static struct goldi_sink *gls_sink;
@@ -787,6 +789,67 @@ CASE(goldilocks_granule_runs) {
     end();
 }
 
+/* The registry's runs on their own (gls_list.c): granules pushed in a
+ * shuffled order with repeats, by one thread (one shard), through many
+ * compactions (sort, merge, drop stale single granules). When the chunk is
+ * closed, every live granule is still listed, nothing outside the pushed
+ * ones is, and sorted ascending runs came back as few words. */
+#define RUNS_SPAN 20000u                              /* granules in the test's range */
+static uint8_t runs_state[RUNS_SPAN];                 /* 0 never pushed, 1 live, 2 stale */
+static const uintptr_t runs_base = 0x123400000000ull;
+static bool runs_registered(void *ctx, uintptr_t addr, uint64_t c) {
+    (void)ctx, (void)c;
+    return runs_state[(addr - runs_base) / 8] == 1;
+}
+
+CASE(goldilocks_registry_runs) {
+    static struct gls_list l;
+    gls_list_init(&l);
+    l.granule_registered = runs_registered;
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    for (uint32_t i = 0; i < 60000; i++) {           /* scattered, repeated, some going stale */
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t g = (uint32_t)(rng >> 33) % RUNS_SPAN;
+        if (runs_state[g] == 1 && (rng >> 20) % 7 == 0) {
+            runs_state[g] = 2;                       /* its record went: the ref is stale now */
+            continue;
+        }
+        runs_state[g] = 1;                           /* (re-)registered: live again */
+        EXPECT(gls_list_register_granule(&l, runs_base + 8 * (uintptr_t)g, 0, 3));
+    }
+    uint32_t words_before = 0;
+    for (uint32_t g = 10000; g < 12000; g++) {       /* a sweep over fresh granules: 2 words */
+        runs_state[g] = 1;
+        EXPECT(gls_list_register_granule(&l, runs_base + 8 * (uintptr_t)g, 0, 3));
+    }
+    uint32_t n;
+    struct gls_ref *refs = gls_list_close(&l, gls_list_chunk(&l, 0), &n);
+    static uint8_t seen[RUNS_SPAN];
+    uint32_t outside = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        EXPECT(gls_ref_is_granule(&refs[i]));
+        uintptr_t a = gls_ref_granule(&refs[i]);
+        words_before++;
+        for (uint32_t k = 0; k < gls_ref_granules(&refs[i]); k++, a += 8) {
+            uint32_t g = (uint32_t)((a - runs_base) / 8);
+            if (a < runs_base || g >= RUNS_SPAN || !runs_state[g])
+                outside++;
+            else
+                seen[g] = 1;
+        }
+    }
+    uint32_t missing = 0, live = 0;
+    for (uint32_t g = 0; g < RUNS_SPAN; g++) {
+        live += runs_state[g] == 1;
+        missing += runs_state[g] == 1 && !seen[g];
+    }
+    printf("    %u live granules in %u words\n", live, words_before);
+    EXPECT_EQ(missing, 0);
+    EXPECT_EQ(outside, 0);
+    EXPECT(words_before < live);                     /* runs formed: fewer words than granules */
+    goldi_free(refs);
+}
+
 CASE(goldilocks_any_compression) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new();
@@ -1074,6 +1137,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_short_circuits);
     RUN(goldilocks_any_compression);
     RUN(goldilocks_granule_runs);
+    RUN(goldilocks_registry_runs);
     RUN(goldilocks_any_compression_joining);
     RUN(goldilocks_granule_sharing_and_splitting);
     RUN(goldilocks_packed_granules);

@@ -195,16 +195,35 @@ static void gran_add(struct gls_list *l, struct gls_reg *s, uintptr_t addr) {
  * run stays (it costs the run nothing, and the GC finds nothing there):
  * checking each granule of every run made compaction cost the whole array
  * sweep again every few pushes. */
+/* Heap sort of runs by start address: in place, O(n log n) whatever the
+ * order (a shard of scattered granules holds ~10^5 words). */
+static void runs_sift(uintptr_t *g, uint32_t root, uint32_t n) {
+    uintptr_t v = g[root];
+    for (uint32_t child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && run_start(g[child + 1]) > run_start(g[child]))
+            child++;
+        if (run_start(g[child]) <= run_start(v))
+            break;
+        g[root] = g[child];
+    }
+    g[root] = v;
+}
+
+static void runs_sort(uintptr_t *g, uint32_t n) {
+    for (uint32_t i = n / 2; i-- > 0;)
+        runs_sift(g, i, n);
+    for (uint32_t end = n; end-- > 1;) {
+        uintptr_t t = g[0];
+        g[0] = g[end];
+        g[end] = t;
+        runs_sift(g, 0, end);
+    }
+}
+
 static void gran_compact(struct gls_list *l, struct gls_reg *s, uint64_t c) {
     uintptr_t *g = s->gran;
     uint32_t n = s->n_gran;
-    for (uint32_t gap = n / 2; gap; gap /= 2)   /* shell sort by run start (n is a few thousand at most) */
-        for (uint32_t i = gap; i < n; i++)
-            for (uint32_t j = i; j >= gap && run_start(g[j - gap]) > run_start(g[j]); j -= gap) {
-                uintptr_t t = g[j];
-                g[j] = g[j - gap];
-                g[j - gap] = t;
-            }
+    runs_sort(g, n);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
         uintptr_t a = run_start(g[i]), end = a + run_length(g[i]) * GOLDI_GRANULE;
