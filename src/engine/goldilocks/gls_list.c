@@ -179,22 +179,6 @@ static bool gran_extend(struct gls_reg *s, uintptr_t addr) {
     return false;
 }
 
-/* Adds granule addr to s's runs, growing the array if it needs a word
- * and has none left. */
-static void gran_add(struct gls_list *l, struct gls_reg *s, uintptr_t addr) {
-    if (gran_extend(s, addr))
-        return;
-    if (s->n_gran == s->cap_gran)
-        s->gran = reg_grow(l, s->gran, s->n_gran, &s->cap_gran, sizeof *s->gran);
-    s->gran[s->n_gran++] = addr;
-}
-
-/* Makes room in s's full array: sorts the runs by address, merges the ones
- * that touch or overlap (a granule registered twice is kept once), and
- * drops single granules that are stale. A stale granule inside a longer
- * run stays (it costs the run nothing, and the GC finds nothing there):
- * checking each granule of every run made compaction cost the whole array
- * sweep again every few pushes. */
 /* Heap sort of runs by start address: in place, O(n log n) whatever the
  * order (a shard of scattered granules holds ~10^5 words). */
 static void runs_sift(uintptr_t *g, uint32_t root, uint32_t n) {
@@ -220,6 +204,12 @@ static void runs_sort(uintptr_t *g, uint32_t n) {
     }
 }
 
+/* Makes room in s's full array: sorts the runs by address, merges the ones
+ * that touch or overlap (a granule registered twice is kept once), and
+ * drops single granules that are stale. A stale granule inside a longer
+ * run stays (it costs the run nothing, and the GC finds nothing there):
+ * checking each granule of every run made compaction cost the whole array
+ * sweep again every few pushes. */
 static void gran_compact(struct gls_list *l, struct gls_reg *s, uint64_t c) {
     uintptr_t *g = s->gran;
     uint32_t n = s->n_gran;
@@ -249,11 +239,12 @@ static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, s
         GOLDI_DCHECK(run_start(addr) == addr);
         if (gran_extend(s, addr))
             return;
-        if (s->n_gran && s->n_gran == s->cap_gran) {
-            gran_compact(l, s, c);
+        if (s->n_gran == s->cap_gran) {
+            if (s->n_gran)
+                gran_compact(l, s, c);
             s->gran = reg_grow(l, s->gran, s->n_gran, &s->cap_gran, sizeof *s->gran);
         }
-        gran_add(l, s, addr);
+        s->gran[s->n_gran++] = addr;
         return;
     }
     if (s->n_ref == s->cap_ref) {

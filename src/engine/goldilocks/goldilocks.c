@@ -874,43 +874,90 @@ static struct gls_alock alock_unpack(uint64_t v) {
     return a;
 }
 
-/* The entries an inline record stands for, as temporary entries c[0..n). */
-static uint32_t inl_entries(const struct gls_inl *f, struct gls_entry *c) {
+/* A cell's entry, decoded (a DUAL cell is two): the fields of a plain
+ * entry without a materialised set, which is all a packed granule holds.
+ * Inline records and packed cells are checked and updated as these; a temporary 64-byte
+ * entry is built only for a check that walks (cent_entry). */
+struct gls_cent {
+    uint64_t pos;
+    struct gls_alock al;
+    goldi_origin_t origin;
+    goldi_tid_t owner;
+    uint8_t kind, mask;
+};
+
+/* A plain entry (no materialised set) as a decoded cell. */
+static struct gls_cent entry_cent(const struct gls_entry *e) {
+    GOLDI_DCHECK(!e->mat && (e->kind == GLS_W || e->kind == GLS_R));
+    return (struct gls_cent){ .pos = atomic_load_explicit(&e->pos, memory_order_relaxed),
+                              .al = { e->alock_id, e->alock_mode, e->alock_rw },
+                              .origin = e->origin,
+                              .owner = e->owner,
+                              .kind = e->kind,
+                              .mask = e->mask };
+}
+
+/* A decoded cell as a temporary entry (not in the pool, never registered). */
+static void cent_entry(const struct gls_cent *c, struct gls_entry *e) {
+    atomic_store_explicit(&e->pos, c->pos, memory_order_relaxed);
+    e->owner = c->owner;
+    e->origin = c->origin;
+    e->mask = c->mask;
+    e->kind = c->kind;
+    alock_set(e, c->al);
+    e->mat = NULL;
+}
+
+/* The entries an inline record stands for, c[0..n). */
+static uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
     uint32_t n = 0;
-    if (f->mw) {
-        c[n] = (struct gls_entry){ .kind = GLS_W, .owner = f->wowner, .origin = f->ow, .mask = f->mw };
-        alock_set(&c[n], alock_unpack(f->aw));
-        atomic_store_explicit(&c[n].pos, f->pw, memory_order_relaxed);
-        n++;
-    }
-    if (f->mr) {
-        c[n] = (struct gls_entry){ .kind = GLS_R, .owner = f->owner, .origin = f->or, .mask = f->mr };
-        alock_set(&c[n], alock_unpack(f->ar));
-        atomic_store_explicit(&c[n].pos, f->pr, memory_order_relaxed);
-        n++;
-    }
+    if (f->mw)
+        c[n++] = (struct gls_cent){ .pos = f->pw, .al = alock_unpack(f->aw), .origin = f->ow, .owner = f->wowner,
+                                    .kind = GLS_W, .mask = f->mw };
+    if (f->mr)
+        c[n++] = (struct gls_cent){ .pos = f->pr, .al = alock_unpack(f->ar), .origin = f->or, .owner = f->owner,
+                                    .kind = GLS_R, .mask = f->mr };
     return n;
 }
 
-/* The inline record of t standing for es[0..n), if they are t's W and/or R
- * only (no materialised set); false if they are not. f->reg is left 0. */
-static bool inl_of_entries(goldi_tid_t t, struct gls_entry *const *es, uint32_t n, struct gls_inl *f) {
+/* The same as temporary entries e[0..n) (for check_granule). */
+static uint32_t inl_entries(const struct gls_inl *f, struct gls_entry *e) {
+    struct gls_cent c[2];
+    uint32_t n = inl_cents(f, c);
+    for (uint32_t i = 0; i < n; i++)
+        cent_entry(&c[i], &e[i]);
+    return n;
+}
+
+/* The inline record of t standing for c[0..n), if they are t's W and/or R
+ * only; false if they are not. f->reg is left 0. */
+static bool inl_of_cents(goldi_tid_t t, const struct gls_cent *c, uint32_t n, struct gls_inl *f) {
     *f = (struct gls_inl){ .owner = t, .wowner = t };
     for (uint32_t i = 0; i < n; i++) {
-        const struct gls_entry *e = es[i];
-        if (e->owner != t || e->mat)
+        if (c[i].owner != t)
             return false;
-        uint64_t pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
-        uint64_t al = alock_pack((struct gls_alock){ e->alock_id, e->alock_mode, e->alock_rw });
-        if (e->kind == GLS_W && !f->mw) {
-            f->mw = e->mask, f->pw = pos, f->ow = e->origin, f->aw = al;
-        } else if (e->kind == GLS_R && !f->mr) {
-            f->mr = e->mask, f->pr = pos, f->or = e->origin, f->ar = al;
-        } else {
+        if (c[i].kind == GLS_W && !f->mw)
+            f->mw = c[i].mask, f->pw = c[i].pos, f->ow = c[i].origin, f->aw = alock_pack(c[i].al);
+        else if (c[i].kind == GLS_R && !f->mr)
+            f->mr = c[i].mask, f->pr = c[i].pos, f->or = c[i].origin, f->ar = alock_pack(c[i].al);
+        else
             return false;
-        }
     }
     return true;
+}
+
+/* The same for pool entries es[0..n) (none with a materialised set or of
+ * an atomic kind). */
+static bool inl_of_entries(goldi_tid_t t, struct gls_entry *const *es, uint32_t n, struct gls_inl *f) {
+    struct gls_cent c[2];
+    if (n > 2)
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (es[i]->mat || (es[i]->kind != GLS_W && es[i]->kind != GLS_R))
+            return false;
+        c[i] = entry_cent(es[i]);
+    }
+    return inl_of_cents(t, c, n, f);
 }
 
 /* The owner t's plain access of `piece` to an inline granule it owns, without
@@ -1075,44 +1122,10 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
 GOLDI_INLINE bool pack_is(uintptr_t w0) { return (w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK)) == GRAN_PACK; }
 GOLDI_INLINE uint64_t pack_reg(uintptr_t w0) { return w0 >> 8; }
 
-/* A cell's entry, decoded (a DUAL cell is two): the fields of a plain
- * entry without a materialised set, which is all a packed granule holds.
- * The packed paths check and update these directly; a temporary 64-byte
- * entry is built only for a check that walks (cent_entry). */
-struct gls_cent {
-    uint64_t pos;
-    struct gls_alock al;
-    goldi_origin_t origin;
-    goldi_tid_t owner;
-    uint8_t kind, mask;
-};
-
 /* Can c be (part of) a cell? (fields in range) */
 static bool pack_fits(const struct gls_cent *c) {
     return c->owner < PACK_OWNER_LIMIT && c->pos < (UINT64_C(1) << PACK_POS_BITS) &&
            c->al.id < (UINT64_C(1) << PACK_ALOCK_BITS);
-}
-
-/* A plain entry (no materialised set) as a decoded cell. */
-static struct gls_cent entry_cent(const struct gls_entry *e) {
-    GOLDI_DCHECK(!e->mat && (e->kind == GLS_W || e->kind == GLS_R));
-    return (struct gls_cent){ .pos = atomic_load_explicit(&e->pos, memory_order_relaxed),
-                              .al = { e->alock_id, e->alock_mode, e->alock_rw },
-                              .origin = e->origin,
-                              .owner = e->owner,
-                              .kind = e->kind,
-                              .mask = e->mask };
-}
-
-/* A decoded cell as a temporary entry (not in the pool, never registered). */
-static void cent_entry(const struct gls_cent *c, struct gls_entry *e) {
-    atomic_store_explicit(&e->pos, c->pos, memory_order_relaxed);
-    e->owner = c->owner;
-    e->origin = c->origin;
-    e->mask = c->mask;
-    e->kind = c->kind;
-    alock_set(e, c->al);
-    e->mat = NULL;
 }
 
 GOLDI_INLINE struct gls_cent cell_cent(uint64_t a, uint64_t b, uint8_t mask, goldi_origin_t origin) {
@@ -1229,14 +1242,11 @@ static bool inl_pack(struct gls_engine *g, goldi_shadow_word_t *w) {
         return false;
     struct gls_inl f;
     inl_read(w, v, &f);
-    struct gls_entry e[2];
     struct gls_cent c[2];
-    uint32_t n = inl_entries(&f, e);
+    uint32_t n = inl_cents(&f, c);
     bool fits = true;
-    for (uint32_t i = 0; i < n; i++) {
-        c[i] = entry_cent(&e[i]);
+    for (uint32_t i = 0; i < n; i++)
         fits &= pack_fits(&c[i]);
-    }
     if (!fits || !pack_store(w, c, n, f.reg)) {   /* (a store replaces w[0]: the lock bit goes with it) */
         atomic_store_explicit(&w[0], v, memory_order_release);
         return false;
@@ -2171,19 +2181,10 @@ static uint32_t pack_update(struct gls_access *x, struct gls_cent *c, uint32_t n
  * (same registry chunk), so t's next accesses take the lock-free path. */
 static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n,
                           uint64_t reg) {
-    if (n > 2)
+    struct gls_inl f;
+    if (n > 2 || !inl_of_cents(x->t, c, n, &f))
         return false;
-    struct gls_inl f = { .owner = x->t, .wowner = x->t, .reg = reg };
-    for (uint32_t i = 0; i < n; i++) {
-        if (c[i].owner != x->t)
-            return false;
-        if (c[i].kind == GLS_W && !f.mw)
-            f.mw = c[i].mask, f.pw = c[i].pos, f.ow = c[i].origin, f.aw = alock_pack(c[i].al);
-        else if (c[i].kind == GLS_R && !f.mr)
-            f.mr = c[i].mask, f.pr = c[i].pos, f.or = c[i].origin, f.ar = alock_pack(c[i].al);
-        else
-            return false;
-    }
+    f.reg = reg;
     inl_store(w, &f);
     tstat(x->ts, GLS_ST_PACK_CONTRACT, 1);
     return true;
