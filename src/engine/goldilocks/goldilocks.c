@@ -320,7 +320,12 @@ GOLDI_INLINE uintptr_t slot_of(const struct gls_entry *e) {
 }
 GOLDI_INLINE struct gls_entry *slot_entry(uintptr_t v) { return (struct gls_entry *)(v & SLOT_PTR_MASK); }
 
-#define SLAB_ENTRIES 256
+/* A slab is mapped pages of its own: line-aligned for free, and no size
+ * class to round it up (256 entries plus alignment slack through
+ * goldi_alloc landed in its 32 KiB class, half of every slab unused:
+ * hashtable's 225 000 entries took 27 MiB). Pages are touched as entries
+ * are carved, so a small pool costs no more than its entries. */
+#define SLAB_ENTRIES 1024
 
 /* Free entries travel in magazines (Bonwick): a thread allocates from and
  * frees to its current magazine, keeps one full spare, and exchanges only
@@ -362,9 +367,7 @@ static void pool_put(struct gls_engine *g, struct gls_mag *m) {   /* m becomes e
 
 static struct gls_entry *slab_take(struct gls_engine *g) {   /* caller holds pool_lock */
     if (!g->slab_left) {
-        /* goldi_alloc aligns to 16 bytes: round up to a line (never freed) */
-        uintptr_t raw = (uintptr_t)goldi_alloc(sizeof(struct gls_entry) * (SLAB_ENTRIES + 1));
-        g->slab = (struct gls_entry *)((raw + 63) & ~(uintptr_t)63);
+        g->slab = goldi_mmap(sizeof(struct gls_entry) * SLAB_ENTRIES);   /* never unmapped */
         GOLDI_CHECK_OP((uintptr_t)(g->slab + SLAB_ENTRIES) >> SLOT_PTR_BITS, ==, 0);   /* slot tags */
         g->slab_left = SLAB_ENTRIES;
         uint64_t pool = atomic_fetch_add_explicit(&g->pool_entries, SLAB_ENTRIES, memory_order_relaxed);
