@@ -210,6 +210,9 @@ static void do_init(void) {
     struct goldi_rt_thread *t0 = goldi_rt_thread_main_create();
     goldi_rt_enter();
     read_options();
+    /* T0 was made before the options were read (goldi_opts.filter still 0):
+     * without this its filter stayed off for the whole run. */
+    t0->filter_off = t0->filter_window.skip = !goldi_opts.filter;
     open_log();
     struct goldi_report_config cfg = {
         .fd = report_fd,

@@ -972,10 +972,11 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
 GOLDI_INLINE goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
                                             unsigned size);
 /* v: w[0] as the caller loaded it (with acquire, or under the granule
- * lock). o is the access's origin, or 0 to find it (pc, size: of the whole
- * access) only if it is stored. */
+ * lock). *found is the access's origin, or 0 to find it (pc, size: of the
+ * whole access) only if it is stored; found, it is left there for the
+ * access's other piece. */
 GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v, uint8_t piece,
-                         bool write, uintptr_t pc, unsigned size, goldi_origin_t o) {
+                         bool write, uintptr_t pc, unsigned size, goldi_origin_t *found) {
     if (!inl_is(v) || (v & GRAN_LOCK) || inl_owner(v) != thr->tid || (write && (v & GRAN_SPLIT)))
         return INL_NO;   /* (a split record's W is another thread's: inl_foreign) */
     /* Kept: the bytes already carry an entry of this kind from this epoch
@@ -997,8 +998,9 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
             return INL_KEPT;
         }
     }
-    if (!o)
-        o = access_origin_at(ts, thr, pc, write, size);
+    if (!*found)
+        *found = access_origin_at(ts, thr, pc, write, size);
+    goldi_origin_t o = *found;
     if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
         return INL_NO;
     /* inl_update on the words of the access's kind only (pos, origin half,
@@ -2412,7 +2414,8 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
         if (inl_owner(w0) == x.t && !x.atomic) {
             if (!record)
                 return;   /* free by the owner: nothing to check against, the reset follows */
-            int r = inl_try(x.ts, x.thr, w, w0, piece, x.write, ev->pc, ev->size, 0);   /* the origin only if it stores */
+            goldi_origin_t o = 0;   /* the origin only if it stores */
+            int r = inl_try(x.ts, x.thr, w, w0, piece, x.write, ev->pc, ev->size, &o);
             if (r != INL_NO) {
                 if (r == INL_DONE)
                     tstat(x.ts, GLS_ST_INL_SLOW, 1);
@@ -2615,15 +2618,17 @@ GOLDI_INLINE bool kept_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shad
  * the granule at w, without the granule lock: by the owner of an inline
  * granule (no other thread has state there, so there is nothing to check:
  * owner short-circuit, and the update is the inline one), or one that
- * changes nothing (kept_fast). False: the piece needs the general path. */
+ * changes nothing (kept_fast). False: the piece needs the general path.
+ * *o: the access's origin once a piece found it (inl_try), else 0. */
 GOLDI_INLINE bool piece_lock_free(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
-                                  uintptr_t addr, unsigned size, bool write, uintptr_t pc, unsigned asize) {
+                                  uintptr_t addr, unsigned size, bool write, uintptr_t pc, unsigned asize,
+                                  goldi_origin_t *o) {
     uint8_t piece = byte_mask(addr, addr + size);
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_acquire);
     if (inl_is(w0)) {
         /* The owner first, before anything is built for the general path
          * (array code's common case). */
-        int r = inl_try(ts, thr, w, w0, piece, write, pc, asize, 0);
+        int r = inl_try(ts, thr, w, w0, piece, write, pc, asize, o);
         if (r == INL_DONE)
             tstat(ts, GLS_ST_INL_FAST, 1);
         return r != INL_NO;
@@ -2691,11 +2696,12 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
     unsigned first = addr + size > split ? (unsigned)(split - addr) : size;
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
     uintptr_t from = addr;
-    if (GOLDI_LIKELY(ts && w) && piece_lock_free(ts, thr, w, addr, first, write, pc, size)) {
+    goldi_origin_t o = 0;   /* (both pieces' origin: found once) */
+    if (GOLDI_LIKELY(ts && w) && piece_lock_free(ts, thr, w, addr, first, write, pc, size, &o)) {
         if (first == size)
             return true;
         w = goldi_shadow_i3(split) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, split);
-        if (GOLDI_LIKELY(w) && piece_lock_free(ts, thr, w, split, size - first, write, pc, size))
+        if (GOLDI_LIKELY(w) && piece_lock_free(ts, thr, w, split, size - first, write, pc, size, &o))
             return true;
         from = split;
     }
