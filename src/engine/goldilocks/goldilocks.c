@@ -378,7 +378,9 @@ static struct gls_entry *slab_take(struct gls_engine *g) {   /* caller holds poo
 }
 
 /* Refills t's empty current magazine: a full one from the pool, else the
- * loose list, else the rest of a slab. */
+ * loose list, else a magazine's worth of a slab (not all of it: a slab is
+ * four magazines, and every thread holding a whole one grew the pool, and
+ * the ANY sweeps it asks for, fourfold where threads are many). */
 static void pool_get(struct gls_engine *g, struct gls_thr *ts) {
     goldi_spin_lock(&g->pool_lock);
     if (g->n_mags) {
@@ -389,7 +391,7 @@ static void pool_get(struct gls_engine *g, struct gls_thr *ts) {
     } else {
         do
             mag_push(&ts->cur, slab_take(g));
-        while (g->slab_left);
+        while (g->slab_left && ts->cur.n < GLS_LOCAL_FREE);
     }
     goldi_spin_unlock(&g->pool_lock);
 }
