@@ -37,6 +37,7 @@ expect() {
 build plain
 build withdef '-DDEFAULTS="verbosity=1:exitcode=7"'
 build baddef '-DDEFAULTS="no_such_option=1"'
+build mainreads -DMAIN_READS=20000
 
 expect defaults plain "" 0 "-" "goldi:"
 expect verbosity plain "verbosity=1" 0 "^goldi: engine\(s\) goldilocks, pid [0-9]+$"
@@ -59,6 +60,11 @@ expect help plain "help=1" 0 "exitcode" "main ran"
 expect help_lists_engines plain "help=1" 0 "^  vc "
 expect hook_applies withdef "" 0 "^goldi: engine"
 expect env_beats_hook withdef "verbosity=0" 0 "-" "goldi: engine"
+# The main thread's filter follows filter= too (its state is made before the
+# options are read): 20000 reads of one word in one epoch reach the engine
+# once with it, every time without it.
+expect filter_main mainreads "print_stats=1" 0 "goldilocks\.records_kept [0-9]{1,2}$"
+expect filter_main_off mainreads "print_stats=1 filter=0" 0 "goldilocks\.records_kept [0-9]{5}$"
 expect hook_error baddef "" 1 "^goldi: error: unknown option 'no_such_option' in goldi_default_options\(\)"
 
 # log_path: reports and runtime lines go to PATH.PID

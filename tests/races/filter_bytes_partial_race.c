@@ -1,8 +1,8 @@
 // VERDICT: race
-// The same-epoch filter keeps, per granule, the bytes this thread already
-// accessed in its epoch: a read of bytes 0-3 must not make a later read of
-// bytes 0-7 in the same epoch look covered. The writer's store to bytes 4-7
-// lands in between, unordered with both reads: the 8-byte read races with it.
+// The same-epoch filter may skip an access only if it saw every byte of it
+// in this epoch: a 4-byte read at x must not make a later 8-byte read at
+// the same address look covered. The writer's store to bytes 4-7 lands in
+// between, unordered with both reads: the 8-byte read races with it.
 // CHECK: SUMMARY: Goldilocks: data race
 #include <pthread.h>
 #include <stdint.h>

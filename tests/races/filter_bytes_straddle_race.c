@@ -1,8 +1,8 @@
 // VERDICT: race
-// The same-epoch filter across granules: a 16-byte read covers two 8-byte
+// The same-epoch filter across granules: a 16-byte read spans two 8-byte
 // granules; a later unaligned 8-byte read of bytes 12-19 in the same epoch
-// reaches into a third granule the filter has not seen, where the other
-// thread wrote in between, unordered: they race on bytes 16-19.
+// reaches into a third one the read never touched, where the other thread
+// wrote in between, unordered: they race on bytes 16-19.
 // CHECK: SUMMARY: Goldilocks: data race
 #include <pthread.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 // VERDICT: race
-// The same-epoch filter covers a write only with bytes the thread wrote: an
-// 8-byte read earlier in the epoch does not cover a later 4-byte write of
-// the same bytes. The other thread's read of those bytes comes in between,
+// The same-epoch filter covers a write only with a write: an 8-byte read
+// earlier in the epoch does not cover a later 4-byte write of the same
+// bytes. The other thread's read of those bytes comes in between,
 // unordered with the write: they race.
 // CHECK: SUMMARY: Goldilocks: data race
 #include <pthread.h>
