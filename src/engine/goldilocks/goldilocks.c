@@ -2684,19 +2684,16 @@ static GOLDI_NOINLINE bool piece_locked(struct gls_engine *g, struct gls_thr *ts
     return true;
 }
 
-/* The runtime's shortcut for a plain access within two granules
- * (goldi_sink.on_access_fast, called only while this engine is the only
- * sink, so no other sink needs the event): each piece lock-free if it can
- * be, else under its granule lock. A 16-byte access of a vectorised loop
- * looks its shadow up once (a granule's 8 words follow the previous one's
+/* The runtime's shortcut for a plain access within two granules, any
+ * alignment and size (gls_on_access_fast below): each piece lock-free if it
+ * can be, else under its granule lock. ts: the thread's state (may be
+ * NULL), w: the shadow of addr's granule (NULL if there is none). A 16-byte
+ * access of a vectorised loop looks its shadow up once (a granule's 8 words follow the previous one's
  * unless a shadow leaf ends between them). Always handles the access. */
-static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
-                               uintptr_t pc) {
-    struct gls_engine *g = self;
-    struct gls_thr *ts = thr->estate[g->env.index];
+GOLDI_INLINE bool access_fast_any_inl(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+                                     goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1), split = base + GOLDI_GRANULE;
     unsigned first = addr + size > split ? (unsigned)(split - addr) : size;
-    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);
     uintptr_t from = addr;
     goldi_origin_t o = 0;   /* (both pieces' origin: found once) */
     if (GOLDI_LIKELY(ts && w) && piece_lock_free(ts, thr, w, addr, first, write, pc, size, &o)) {
@@ -2711,6 +2708,88 @@ static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
     if (GOLDI_LIKELY(ts && w) && first == size)
         return piece_locked(g, ts, thr, w, addr, size, write, pc);
     return pieces_locked(g, ts, thr, w, from, addr, size, write, pc);
+}
+
+static GOLDI_NOINLINE bool access_fast_any(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+                                           goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write,
+                                           uintptr_t pc) {
+    return access_fast_any_inl(g, ts, thr, w, addr, size, write, pc);
+}
+
+/* inl_try for a piece that is the whole granule, `write` a constant in
+ * each copy: with piece 0xff the compiler drops the byte masks' arithmetic
+ * and the representability test (a whole-granule access leaves no bytes of
+ * its kind with another pos or origin). */
+GOLDI_INLINE int inl_try_whole(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, bool write,
+                               uintptr_t pc, unsigned size, goldi_origin_t *found) {
+    uintptr_t v = atomic_load_explicit(&w[0], memory_order_acquire);
+    int r = inl_try(ts, thr, w, v, 0xff, write, pc, size, found);
+    if (r == INL_DONE)
+        tstat(ts, GLS_ST_INL_FAST, 1);
+    return r;
+}
+
+/* The second granule of a 16-byte whole-granule access that its inline
+ * record could not take (the first one is done): lock-free if it can be,
+ * else under its granule lock. */
+static GOLDI_NOINLINE bool access_fast_second(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+                                              goldi_shadow_word_t *w, uintptr_t addr, bool write, uintptr_t pc,
+                                              goldi_origin_t o) {
+    uintptr_t second = addr + GOLDI_GRANULE;
+    if (w && piece_lock_free(ts, thr, w, second, GOLDI_GRANULE, write, pc, 2 * GOLDI_GRANULE, &o))
+        return true;
+    return pieces_locked(g, ts, thr, w, second, addr, 2 * GOLDI_GRANULE, write, pc);
+}
+
+/* An 8-byte-aligned access of one or two whole granules (doubles,
+ * pointers, vectorised loops: array code's common case) whose granules are
+ * inline records of thr, kept small enough to run in registers; anything
+ * else goes to access_fast_any. */
+GOLDI_INLINE bool access_fast_whole(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, unsigned size,
+                                    bool write, uintptr_t pc) {
+    struct gls_thr *ts = thr->estate[g->env.index];
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
+    goldi_origin_t o = 0;
+    if (GOLDI_UNLIKELY(!ts || !w) || inl_try_whole(ts, thr, w, write, pc, size, &o) == INL_NO)
+        return access_fast_any(g, ts, thr, w, addr, size, write, pc);
+    if (size == GOLDI_GRANULE)
+        return true;
+    uintptr_t second = addr + GOLDI_GRANULE;
+    w = goldi_shadow_i3(second) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, second);
+    if (GOLDI_LIKELY(w) && inl_try_whole(ts, thr, w, write, pc, size, &o) != INL_NO)
+        return true;
+    return access_fast_second(g, ts, thr, w, addr, write, pc, o);
+}
+
+/* access_fast_whole for reads, for writes: one copy each, `write` constant. */
+static GOLDI_NOINLINE bool access_fast_whole_read(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
+                                                  unsigned size, uintptr_t pc) {
+    return access_fast_whole(g, thr, addr, size, false, pc);
+}
+static GOLDI_NOINLINE bool access_fast_whole_write(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
+                                                   unsigned size, uintptr_t pc) {
+    return access_fast_whole(g, thr, addr, size, true, pc);
+}
+
+/* The other accesses: unaligned, or of 1, 2 or 4 bytes. */
+static GOLDI_NOINLINE bool access_fast_part(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
+                                            unsigned size, bool write, uintptr_t pc) {
+    return access_fast_any_inl(g, thr->estate[g->env.index], thr,
+                               goldi_shadow_word_if_present(g->env.plane, addr & ~(uintptr_t)(GOLDI_GRANULE - 1)),
+                               addr, size, write, pc);
+}
+
+/* The runtime's shortcut for a plain access within two granules
+ * (goldi_sink.on_access_fast, called only while this engine is the only
+ * sink, so no other sink needs the event). Always handles the access. Only
+ * tests and tail calls here: a frame for the callees' registers, built
+ * before the test, was paid by every access. */
+static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
+                               uintptr_t pc) {
+    struct gls_engine *g = self;
+    if (GOLDI_LIKELY(!(addr & (GOLDI_GRANULE - 1)) && (size == GOLDI_GRANULE || size == 2 * GOLDI_GRANULE)))
+        return write ? access_fast_whole_write(g, thr, addr, size, pc) : access_fast_whole_read(g, thr, addr, size, pc);
+    return access_fast_part(g, thr, addr, size, write, pc);
 }
 
 /* --- update-list GC (docs/goldilocks.md "Bounded memory") ----------------------------------- */
