@@ -294,10 +294,9 @@ struct goldi_sink {
     /* Optional shortcut for a plain READ/WRITE [addr, addr+size) within at
      * most two granules, tried by the runtime before it builds an event, and
      * only while this sink is the only one attached (no other sink needs the
-     * event): returns true if the access is fully handled (checked, state
-     * updated), false to get the ordinary event (then no part of it may have
-     * been handled). Runs without the striped lock. May be NULL. */
-    bool (*on_access_fast)(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
+     * event): handles the access fully (checks it, updates the state), as
+     * on_access would. Runs without the striped lock. May be NULL. */
+    void (*on_access_fast)(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                            uintptr_t pc);
     /* Every event, after its access pieces; for atomics inside the object's
      * critical section. May be NULL. */

@@ -333,12 +333,12 @@ static void flush_locked(struct wthr *w) {
 /* True if the caller is the first to use origin id in this file. */
 static bool origin_claim(uint32_t id) {
     unsigned ci = id >> ORIGIN_CHUNK_BITS;
-    _Atomic uint64_t *c = __atomic_load_n(&origin_bits[ci], __ATOMIC_ACQUIRE);
+    _Atomic uint64_t *c = atomic_load_explicit(&origin_bits[ci], memory_order_acquire);
     if (!c) {
         _Atomic uint64_t *fresh = goldi_alloc(sizeof(uint64_t) << (ORIGIN_CHUNK_BITS - 6));
         _Atomic uint64_t *expected = NULL;
-        if (__atomic_compare_exchange_n(&origin_bits[ci], &expected, fresh, false, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE)) {
+        if (atomic_compare_exchange_strong_explicit(&origin_bits[ci], &expected, fresh, memory_order_acq_rel,
+                                                    memory_order_acquire)) {
             c = fresh;
         } else {
             goldi_free(fresh);

@@ -2652,9 +2652,8 @@ GOLDI_INLINE void piece_under_lock(struct gls_engine *g, struct gls_thr *ts, gol
 /* The pieces of the access [aaddr, aaddr+asize) from addr on, each by the
  * dispatcher's on_access under the granule lock, with the event the
  * dispatcher would have built (no event is dispatched: the lock is on the
- * line just read). w: the shadow of addr's granule, if the caller has it.
- * Always true (for the runtime's shortcut). */
-static GOLDI_NOINLINE bool pieces_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+ * line just read). w: the shadow of addr's granule, if the caller has it. */
+static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                          goldi_shadow_word_t *w, uintptr_t addr, uintptr_t aaddr, unsigned asize,
                                          bool write, uintptr_t pc) {
     struct goldi_event ev = plain_event(thr, write, aaddr, asize, pc);
@@ -2672,16 +2671,14 @@ static GOLDI_NOINLINE bool pieces_locked(struct gls_engine *g, struct gls_thr *t
         addr = next;
         w = NULL;
     }
-    return true;
 }
 
 /* pieces_locked for an access inside the granule at w (radix's and
  * hashtable's scatters: kept lean, no loop). */
-static GOLDI_NOINLINE bool piece_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+static GOLDI_NOINLINE void piece_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                         goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
     struct goldi_event ev = plain_event(thr, write, addr, size, pc);
     piece_under_lock(g, ts, w, &ev, addr, size);
-    return true;
 }
 
 /* The runtime's shortcut for a plain access within two granules, any
@@ -2690,7 +2687,7 @@ static GOLDI_NOINLINE bool piece_locked(struct gls_engine *g, struct gls_thr *ts
  * NULL), w: the shadow of addr's granule (NULL if there is none). A 16-byte
  * access of a vectorised loop looks its shadow up once (a granule's 8 words follow the previous one's
  * unless a shadow leaf ends between them). Always handles the access. */
-GOLDI_INLINE bool access_fast_any_inl(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+GOLDI_INLINE void access_fast_any_inl(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                      goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1), split = base + GOLDI_GRANULE;
     unsigned first = addr + size > split ? (unsigned)(split - addr) : size;
@@ -2698,22 +2695,23 @@ GOLDI_INLINE bool access_fast_any_inl(struct gls_engine *g, struct gls_thr *ts, 
     goldi_origin_t o = 0;   /* (both pieces' origin: found once) */
     if (GOLDI_LIKELY(ts && w) && piece_lock_free(ts, thr, w, addr, first, write, pc, size, &o)) {
         if (first == size)
-            return true;
+            return;
         w = goldi_shadow_i3(split) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, split);
         if (GOLDI_LIKELY(w) && piece_lock_free(ts, thr, w, split, size - first, write, pc, size, &o))
-            return true;
+            return;
         from = split;
     }
     /* (tail calls: the lock-free path above needs no frame of its own) */
     if (GOLDI_LIKELY(ts && w) && first == size)
-        return piece_locked(g, ts, thr, w, addr, size, write, pc);
-    return pieces_locked(g, ts, thr, w, from, addr, size, write, pc);
+        piece_locked(g, ts, thr, w, addr, size, write, pc);
+    else
+        pieces_locked(g, ts, thr, w, from, addr, size, write, pc);
 }
 
-static GOLDI_NOINLINE bool access_fast_any(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+static GOLDI_NOINLINE void access_fast_any(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                            goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write,
                                            uintptr_t pc) {
-    return access_fast_any_inl(g, ts, thr, w, addr, size, write, pc);
+    access_fast_any_inl(g, ts, thr, w, addr, size, write, pc);
 }
 
 /* inl_try for a piece that is the whole granule, `write` a constant in
@@ -2732,51 +2730,51 @@ GOLDI_INLINE int inl_try_whole(struct gls_thr *ts, struct goldi_thr *thr, goldi_
 /* The second granule of a 16-byte whole-granule access that its inline
  * record could not take (the first one is done): lock-free if it can be,
  * else under its granule lock. */
-static GOLDI_NOINLINE bool access_fast_second(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+static GOLDI_NOINLINE void access_fast_second(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                               goldi_shadow_word_t *w, uintptr_t addr, bool write, uintptr_t pc,
                                               goldi_origin_t o) {
     uintptr_t second = addr + GOLDI_GRANULE;
-    if (w && piece_lock_free(ts, thr, w, second, GOLDI_GRANULE, write, pc, 2 * GOLDI_GRANULE, &o))
-        return true;
-    return pieces_locked(g, ts, thr, w, second, addr, 2 * GOLDI_GRANULE, write, pc);
+    if (!w || !piece_lock_free(ts, thr, w, second, GOLDI_GRANULE, write, pc, 2 * GOLDI_GRANULE, &o))
+        pieces_locked(g, ts, thr, w, second, addr, 2 * GOLDI_GRANULE, write, pc);
 }
 
 /* An 8-byte-aligned access of one or two whole granules (doubles,
  * pointers, vectorised loops: array code's common case) whose granules are
  * inline records of thr, kept small enough to run in registers; anything
  * else goes to access_fast_any. */
-GOLDI_INLINE bool access_fast_whole(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, unsigned size,
+GOLDI_INLINE void access_fast_whole(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, unsigned size,
                                     bool write, uintptr_t pc) {
     struct gls_thr *ts = thr->estate[g->env.index];
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
     goldi_origin_t o = 0;
-    if (GOLDI_UNLIKELY(!ts || !w) || inl_try_whole(ts, thr, w, write, pc, size, &o) == INL_NO)
-        return access_fast_any(g, ts, thr, w, addr, size, write, pc);
+    if (GOLDI_UNLIKELY(!ts || !w) || inl_try_whole(ts, thr, w, write, pc, size, &o) == INL_NO) {
+        access_fast_any(g, ts, thr, w, addr, size, write, pc);
+        return;
+    }
     if (size == GOLDI_GRANULE)
-        return true;
+        return;
     uintptr_t second = addr + GOLDI_GRANULE;
     w = goldi_shadow_i3(second) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, second);
-    if (GOLDI_LIKELY(w) && inl_try_whole(ts, thr, w, write, pc, size, &o) != INL_NO)
-        return true;
-    return access_fast_second(g, ts, thr, w, addr, write, pc, o);
+    if (GOLDI_UNLIKELY(!w) || inl_try_whole(ts, thr, w, write, pc, size, &o) == INL_NO)
+        access_fast_second(g, ts, thr, w, addr, write, pc, o);
 }
 
 /* access_fast_whole for reads, for writes: one copy each, `write` constant. */
-static GOLDI_NOINLINE bool access_fast_whole_read(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
+static GOLDI_NOINLINE void access_fast_whole_read(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
                                                   unsigned size, uintptr_t pc) {
-    return access_fast_whole(g, thr, addr, size, false, pc);
+    access_fast_whole(g, thr, addr, size, false, pc);
 }
-static GOLDI_NOINLINE bool access_fast_whole_write(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
+static GOLDI_NOINLINE void access_fast_whole_write(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
                                                    unsigned size, uintptr_t pc) {
-    return access_fast_whole(g, thr, addr, size, true, pc);
+    access_fast_whole(g, thr, addr, size, true, pc);
 }
 
 /* The other accesses: unaligned, or of 1, 2 or 4 bytes. */
-static GOLDI_NOINLINE bool access_fast_part(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
+static GOLDI_NOINLINE void access_fast_part(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
                                             unsigned size, bool write, uintptr_t pc) {
-    return access_fast_any_inl(g, thr->estate[g->env.index], thr,
-                               goldi_shadow_word_if_present(g->env.plane, addr & ~(uintptr_t)(GOLDI_GRANULE - 1)),
-                               addr, size, write, pc);
+    struct gls_thr *ts = thr->estate[g->env.index];
+    uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    access_fast_any_inl(g, ts, thr, goldi_shadow_word_if_present(g->env.plane, base), addr, size, write, pc);
 }
 
 /* The runtime's shortcut for a plain access within two granules
@@ -2784,12 +2782,17 @@ static GOLDI_NOINLINE bool access_fast_part(struct gls_engine *g, struct goldi_t
  * sink, so no other sink needs the event). Always handles the access. Only
  * tests and tail calls here: a frame for the callees' registers, built
  * before the test, was paid by every access. */
-static bool gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
+static void gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                                uintptr_t pc) {
     struct gls_engine *g = self;
-    if (GOLDI_LIKELY(!(addr & (GOLDI_GRANULE - 1)) && (size == GOLDI_GRANULE || size == 2 * GOLDI_GRANULE)))
-        return write ? access_fast_whole_write(g, thr, addr, size, pc) : access_fast_whole_read(g, thr, addr, size, pc);
-    return access_fast_part(g, thr, addr, size, write, pc);
+    if (GOLDI_LIKELY(!(addr & (GOLDI_GRANULE - 1)) && (size == GOLDI_GRANULE || size == 2 * GOLDI_GRANULE))) {
+        if (write)
+            access_fast_whole_write(g, thr, addr, size, pc);
+        else
+            access_fast_whole_read(g, thr, addr, size, pc);
+    } else {
+        access_fast_part(g, thr, addr, size, write, pc);
+    }
 }
 
 /* --- update-list GC (docs/goldilocks.md "Bounded memory") ----------------------------------- */

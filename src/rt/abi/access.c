@@ -50,31 +50,34 @@ GOLDI_INLINE struct goldi_filter_entry *filter_slot(struct goldi_rt_thread *t, u
     return &t->filter[((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) & ((1u << GOLDI_FILTER_BITS) - 1)];
 }
 
-/* A plain access the filter did not answer (or was not asked): the
- * engine's shortcut, else an event; then the filter remembers it. Kept out
- * of line so the filter test, the common case, runs in a few registers and
- * no stack frame. */
+/* A plain access the filter did not answer (or was not asked): the filter
+ * remembers it, then the engine's shortcut takes it, else an event. Kept
+ * out of line so the filter test, the common case, runs in a few registers
+ * and no stack frame; the slot is written before the engine runs so that
+ * only t is live across the call (the frame is one register, not six). A
+ * signal handler that finds the slot written a few instructions early
+ * skips an access the engine records right after it returns, in the same
+ * epoch: the same history. */
 static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size,
                                        uint8_t kind, uintptr_t pc) {
-    uint16_t write = kind == GOLDI_EV_WRITE;
-    struct goldi_sink *fs = goldi_dispatch_fast_sink;
-    bool done = false;
-    if (fs && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
-        /* At most two granules (16-byte accesses of vectorised loops). */
-        t->in_rt++;   /* the origin may be interned (runtime allocator) */
-        t->ignore++;
-        done = fs->on_access_fast(fs->self, &t->thr, addr, size, write, pc);
-        t->in_rt--;
-        t->ignore--;
-    }
-    if (!done)
-        access_slow(t, addr, size, kind, 0, pc);
+    bool write = kind == GOLDI_EV_WRITE;
     if (!t->filter_window.skip) {
         struct goldi_filter_entry *f = filter_slot(t, addr);
         f->addr = addr;
         f->epoch = epoch;
         f->size = (uint16_t)size;
         f->write = write;
+    }
+    struct goldi_sink *fs = goldi_dispatch_fast_sink;
+    if (GOLDI_LIKELY(fs) && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
+        /* At most two granules (16-byte accesses of vectorised loops). */
+        t->in_rt++;   /* the origin may be interned (runtime allocator) */
+        t->ignore++;
+        fs->on_access_fast(fs->self, &t->thr, addr, size, write, pc);
+        t->in_rt--;
+        t->ignore--;
+    } else {
+        access_slow(t, addr, size, kind, 0, pc);
     }
     if (GOLDI_UNLIKELY(--t->filter_window.left == 0))
         filter_adapt(t);
