@@ -551,20 +551,19 @@ static enum family detect_family(const struct strvec *cc)
 static int runtime_path(char **out)
 {
     const char *env = getenv("GOLDI_RUNTIME_DIR");
-    char exe[PATH_MAX];
     char *path;
 
     if (env && *env) {
         path = xasprintf("%s/%s", env, RT_NAME);
     } else {
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-        if (n < 0)
+        char *exe = realpath("/proc/self/exe", NULL);   /* (no PATH_MAX buffer on the stack) */
+        if (!exe)
             return -errno;
-        exe[n] = '\0';
         char *slash = strrchr(exe, '/');
         if (slash)
             *slash = '\0';
         path = xasprintf("%s/../lib/%s", exe, RT_NAME);
+        free(exe);
         char *real = realpath(path, NULL);
         if (real)
             path = real;
