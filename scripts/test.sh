@@ -13,3 +13,16 @@ gen=(-G Ninja)
 cmake -S . -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$BUILD"
 ctest --test-dir "$BUILD" --output-on-failure -j2 "$@"
+
+# The project is compiled with Clang when no compiler is named (CMakeLists.txt);
+# a full run also builds it with GCC and runs the unit, ABI and goldilocks race
+# tests there, so either compiler's runtime stays correct (GOLDI_TEST_GCC=0 skips).
+if [[ $# -eq 0 && ${GOLDI_TEST_GCC:-1} != 0 && -z ${CC:-} ]] && command -v gcc >/dev/null 2>&1; then
+    GCC_BUILD=$BUILD-gcc
+    gen=(-G Ninja)
+    [[ -f $GCC_BUILD/CMakeCache.txt ]] && gen=()
+    CC=gcc cmake -S . -B "$GCC_BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake --build "$GCC_BUILD"
+    ctest --test-dir "$GCC_BUILD" --output-on-failure -j2 -L "unit|abi"
+    ctest --test-dir "$GCC_BUILD" --output-on-failure -j2 -R "races/(gcc|clang)/(compile|goldilocks)/"
+fi
