@@ -71,7 +71,8 @@ GOLDI_EXPORT int sigaction(int sig, const struct sigaction *restrict act, struct
     int old_flags = atomic_load_explicit(&handlers[sig].flags, memory_order_relaxed);
     int r;
     if (act && is_user_handler((uintptr_t)act->sa_handler)) {
-        struct sigaction k = *act;
+        struct sigaction k;
+        goldi_memcpy(&k, act, sizeof k);   /* (an assignment may become a call to our memcpy) */
         k.sa_flags |= SA_SIGINFO;
         k.sa_sigaction = wrapper;
         atomic_store(&any_user_handler, true);
