@@ -2681,12 +2681,18 @@ static GOLDI_NOINLINE void piece_locked(struct gls_engine *g, struct gls_thr *ts
     piece_under_lock(g, ts, w, &ev, addr, size);
 }
 
+/* The shadow of the granule at `next`, given w, the shadow of the granule
+ * before it: a granule's 8 words follow the previous one's unless a shadow
+ * leaf ends between them, so a 16-byte access looks the directory up once. */
+GOLDI_INLINE goldi_shadow_word_t *next_granule_shadow(struct gls_engine *g, goldi_shadow_word_t *w, uintptr_t next) {
+    return goldi_shadow_i3(next) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, next);
+}
+
 /* The runtime's shortcut for a plain access within two granules, any
  * alignment and size (gls_on_access_fast below): each piece lock-free if it
  * can be, else under its granule lock. ts: the thread's state (may be
- * NULL), w: the shadow of addr's granule (NULL if there is none). A 16-byte
- * access of a vectorised loop looks its shadow up once (a granule's 8 words follow the previous one's
- * unless a shadow leaf ends between them). Always handles the access. */
+ * NULL), w: the shadow of addr's granule (NULL if there is none). Always
+ * handles the access. */
 GOLDI_INLINE void access_fast_any_inl(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                      goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1), split = base + GOLDI_GRANULE;
@@ -2696,7 +2702,7 @@ GOLDI_INLINE void access_fast_any_inl(struct gls_engine *g, struct gls_thr *ts, 
     if (GOLDI_LIKELY(ts && w) && piece_lock_free(ts, thr, w, addr, first, write, pc, size, &o)) {
         if (first == size)
             return;
-        w = goldi_shadow_i3(split) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, split);
+        w = next_granule_shadow(g, w, split);
         if (GOLDI_LIKELY(w) && piece_lock_free(ts, thr, w, split, size - first, write, pc, size, &o))
             return;
         from = split;
@@ -2754,7 +2760,7 @@ GOLDI_INLINE void access_fast_whole(struct gls_engine *g, struct goldi_thr *thr,
     if (size == GOLDI_GRANULE)
         return;
     uintptr_t second = addr + GOLDI_GRANULE;
-    w = goldi_shadow_i3(second) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, second);
+    w = next_granule_shadow(g, w, second);
     if (GOLDI_UNLIKELY(!w) || inl_try_whole(ts, thr, w, write, pc, size, &o) == INL_NO)
         access_fast_second(g, ts, thr, w, addr, write, pc, o);
 }
