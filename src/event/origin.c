@@ -34,12 +34,15 @@ struct rec {
     uint8_t *modes;            /* n_held */
 };
 
+/* The big arrays live apart from the depot (zero-initialised, so in .bss):
+ * inside the initialised struct they would put 4 MiB per depot into .data,
+ * that is into every instrumented executable's file. */
 struct depot {
-    struct rec *_Atomic *buckets;   /* chain heads, 1 << bucket_bits, static storage */
+    struct rec *_Atomic *buckets;   /* chain heads, 1 << bucket_bits */
     unsigned bucket_bits;
     goldi_spinlock_t lock;     /* inserts (chains and the id table) */
     uint32_t next_id;          /* (under lock; starts at 1: 0 is "none") */
-    _Atomic(struct rec *) *id_table[ID_CHUNKS];   /* chunk -> array of records */
+    _Atomic(struct rec *) **id_table;   /* ID_CHUNKS: chunk -> array of records */
 };
 
 #define SITE_BUCKET_BITS 16
@@ -48,9 +51,12 @@ struct depot {
 static struct rec *_Atomic site_buckets[1u << SITE_BUCKET_BITS];
 static struct rec *_Atomic set_buckets[1u << SET_BUCKET_BITS];
 static struct rec *_Atomic whole_buckets[1u << WHOLE_BUCKET_BITS];
-static struct depot sites = { site_buckets, SITE_BUCKET_BITS, GOLDI_SPINLOCK_INIT, 1, { 0 } };
-static struct depot locksets = { set_buckets, SET_BUCKET_BITS, GOLDI_SPINLOCK_INIT, 1, { 0 } };
-static struct depot wholes = { whole_buckets, WHOLE_BUCKET_BITS, GOLDI_SPINLOCK_INIT, 1, { 0 } };
+static _Atomic(struct rec *) *site_ids[ID_CHUNKS];
+static _Atomic(struct rec *) *set_ids[ID_CHUNKS];
+static _Atomic(struct rec *) *whole_ids[ID_CHUNKS];
+static struct depot sites = { site_buckets, SITE_BUCKET_BITS, GOLDI_SPINLOCK_INIT, 1, site_ids };
+static struct depot locksets = { set_buckets, SET_BUCKET_BITS, GOLDI_SPINLOCK_INIT, 1, set_ids };
+static struct depot wholes = { whole_buckets, WHOLE_BUCKET_BITS, GOLDI_SPINLOCK_INIT, 1, whole_ids };
 
 static uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
