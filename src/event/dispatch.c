@@ -117,10 +117,8 @@ void goldi_dispatch(const struct goldi_event *ev) {
             if (sinks[i]->on_event)
                 sinks[i]->on_event(sinks[i]->self, &sync);
     }
-    if (ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW) {
-        ev->obj->n_stores++;   /* the caller holds ev->obj->lock */
+    if (ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW)
         ev->obj->last_storer = ev->kind == GOLDI_EV_ATOMIC_STORE ? thr->tid : GOLDI_TID_NONE;
-    }
     if (goldi_event_is_access[ev->kind] && ev->size)
         dispatch_access(ev);
     for (unsigned i = 0; i < n_sinks; i++)

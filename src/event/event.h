@@ -73,8 +73,10 @@ struct goldi_sync {
     uint64_t bar_arrivals;      /* barrier: arrivals so far (generation = arrivals / count) */
     goldi_tid_t owner;          /* recursive mutex: owner, or GOLDI_TID_NONE */
     uint32_t depth;             /* recursive mutex: nesting level of the owner */
-    uint64_t n_stores;          /* atomic: stores and RMWs dispatched so far (kept by
-                                   the dispatcher, under lock) */
+    _Atomic uint64_t n_writes;  /* atomic: operations that may store (stores, RMWs,
+                                   CASes), counted under lock *before* each is performed
+                                   (rt/abi/atomic.c): a load that finds the count unchanged
+                                   on both sides of it read no newer store */
     goldi_tid_t last_storer;    /* atomic: thread of the latest of them if it was a plain
                                    store (not an RMW); GOLDI_TID_NONE otherwise (dispatcher) */
 };

@@ -61,9 +61,11 @@ struct goldi_rt_thread {
     int os_tid;                     /* kernel tid (reports); set by goldi_rt_thread_start */
     uint32_t ignore_user;           /* part of ignore owned by __tsan_ignore_thread_begin/end */
     /* The last atomic read this thread dispatched (rt/abi/atomic.c): a spin
-     * loop re-reading a location nobody stored to since is not re-dispatched. */
+     * loop re-reading a location nobody stored to since is not re-dispatched
+     * (an atomic load recognises that without the location's lock). */
     uintptr_t ll_addr;
-    uint64_t ll_token, ll_stores;
+    struct goldi_sync *ll_obj;
+    uint64_t ll_token, ll_writes;
     uint32_t ll_epoch, ll_size;
     uint8_t ll_kind, ll_mo;
 };

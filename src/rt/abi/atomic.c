@@ -18,11 +18,37 @@ GOLDI_INLINE unsigned clean_mo(int mo) {
     return m > GOLDI_MO_SEQ_CST ? GOLDI_MO_SEQ_CST : m;
 }
 
-GOLDI_INLINE struct goldi_sync *section_begin(struct goldi_rt_thread *t, const volatile void *a) {
+/* The thread is inside the runtime from here to section_end: a signal
+ * handler that interrupts it runs with its accesses ignored, so no event of
+ * this thread comes between the operation and its record. */
+GOLDI_INLINE void enter(struct goldi_rt_thread *t) {
     t->in_rt++;
     t->ignore++;
+}
+GOLDI_INLINE void leave(struct goldi_rt_thread *t) {
+    t->in_rt--;
+    t->ignore--;
+}
+
+GOLDI_INLINE struct goldi_sync *section_lock(const volatile void *a) {
     struct goldi_sync *o = goldi_sync_get((uintptr_t)a, GOLDI_SYNC_ATOMIC);
     goldi_spin_lock(&o->lock);
+    return o;
+}
+
+GOLDI_INLINE struct goldi_sync *section_begin(struct goldi_rt_thread *t, const volatile void *a) {
+    enter(t);
+    return section_lock(a);
+}
+
+/* An operation that may store (a store, an RMW, a CAS) counts itself before
+ * it is performed; the release fence orders the count before the store, so
+ * a load that reads this store and then fences (quiet_repeat_end) sees it. */
+GOLDI_INLINE struct goldi_sync *section_begin_write(struct goldi_rt_thread *t, const volatile void *a) {
+    struct goldi_sync *o = section_begin(t, a);
+    atomic_store_explicit(&o->n_writes, atomic_load_explicit(&o->n_writes, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
     return o;
 }
 
@@ -34,8 +60,31 @@ GOLDI_INLINE struct goldi_sync *section_begin(struct goldi_rt_thread *t, const v
  * checked against the first read). Spin loops on atomics stay cheap. */
 GOLDI_INLINE bool repeated_read(struct goldi_rt_thread *t, struct goldi_sync *o, enum goldi_event_kind kind,
                                 uintptr_t a, uint32_t size, unsigned mo) {
-    return t->ll_addr == a && t->ll_epoch == t->thr.sync_epoch && t->ll_stores == o->n_stores &&
+    return t->ll_addr == a && t->ll_epoch == t->thr.sync_epoch &&
+           t->ll_writes == atomic_load_explicit(&o->n_writes, memory_order_relaxed) &&
            t->ll_token == o->tok[0].id && t->ll_kind == kind && t->ll_mo == mo && t->ll_size == size;
+}
+
+/* The same test for an atomic load, without the location's lock or even its
+ * lookup (the last read's object is remembered): a spin loop's loads then
+ * stay off the lock that the thread it waits for needs for its store. The
+ * count of writes is read on both sides of the load (quiet_repeat_end): if
+ * no write began before the second read, the load read the same store as
+ * the thread's last dispatched read (a write counts itself before storing,
+ * under the lock that read held), exactly the locked test's case. The token
+ * says the object still has the life it had then (every new life and every
+ * recycling renews it; the memory is type-stable, never unmapped). */
+GOLDI_INLINE bool quiet_repeat_begin(const struct goldi_rt_thread *t, const volatile void *a, uint32_t size,
+                                     unsigned mo) {
+    const struct goldi_sync *o = t->ll_obj;
+    return t->ll_addr == (uintptr_t)a && o && t->ll_kind == GOLDI_EV_ATOMIC_LOAD && t->ll_mo == mo &&
+           t->ll_size == size && t->ll_epoch == t->thr.sync_epoch &&
+           atomic_load_explicit(&o->n_writes, memory_order_acquire) == t->ll_writes &&
+           __atomic_load_n(&o->tok[0].id, __ATOMIC_RELAXED) == t->ll_token;
+}
+GOLDI_INLINE bool quiet_repeat_end(const struct goldi_rt_thread *t) {
+    atomic_thread_fence(memory_order_acquire);   /* the load above before the count below */
+    return atomic_load_explicit(&t->ll_obj->n_writes, memory_order_relaxed) == t->ll_writes;
 }
 
 static GOLDI_NOINLINE void section_end(struct goldi_rt_thread *t, struct goldi_sync *o,
@@ -44,8 +93,7 @@ static GOLDI_NOINLINE void section_end(struct goldi_rt_thread *t, struct goldi_s
     bool is_read = kind == GOLDI_EV_ATOMIC_LOAD || kind == GOLDI_EV_ATOMIC_CASFAIL;
     if (is_read && repeated_read(t, o, kind, (uintptr_t)a, size, mo)) {
         goldi_spin_unlock(&o->lock);
-        t->in_rt--;
-        t->ignore--;
+        leave(t);
         return;
     }
     struct goldi_event ev = {
@@ -60,16 +108,16 @@ static GOLDI_NOINLINE void section_end(struct goldi_rt_thread *t, struct goldi_s
     goldi_dispatch(&ev);
     if (is_read) {
         t->ll_addr = (uintptr_t)a;
+        t->ll_obj = o;
         t->ll_epoch = t->thr.sync_epoch;
-        t->ll_stores = o->n_stores;
+        t->ll_writes = atomic_load_explicit(&o->n_writes, memory_order_relaxed);
         t->ll_token = o->tok[0].id;
         t->ll_kind = (uint8_t)kind;
         t->ll_mo = (uint8_t)mo;
         t->ll_size = size;
     }
     goldi_spin_unlock(&o->lock);
-    t->in_rt--;
-    t->ignore--;
+    leave(t);
 }
 
 /* --- 128-bit operations ---------------------------------------------------
@@ -171,7 +219,7 @@ static a128 load128(const volatile a128 *a) {
         struct goldi_rt_thread *t = goldi_cur;                                                   \
         if (!t || t->ignore)                                                                     \
             return OP(a, v, m);                                                                  \
-        struct goldi_sync *o = section_begin(t, a);                                              \
+        struct goldi_sync *o = section_begin_write(t, a);                                        \
         T r = OP(a, v, m);                                                                       \
         section_end(t, o, GOLDI_EV_ATOMIC_RMW, a, n / 8, m, RET_PC());                           \
         return r;                                                                                \
@@ -183,7 +231,15 @@ static a128 load128(const volatile a128 *a) {
         struct goldi_rt_thread *t = goldi_cur;                                                   \
         if (!t || t->ignore)                                                                     \
             return LOAD_##S(a, m);                                                               \
-        struct goldi_sync *o = section_begin(t, a);                                              \
+        enter(t);                                                                                \
+        if (quiet_repeat_begin(t, a, n / 8, m)) {                                                \
+            T r = LOAD_##S(a, m);                                                                \
+            if (quiet_repeat_end(t)) {                                                           \
+                leave(t);                                                                        \
+                return r;                                                                        \
+            }                                                                                    \
+        }                                                                                        \
+        struct goldi_sync *o = section_lock(a);                                                  \
         T r = LOAD_##S(a, m);                                                                    \
         section_end(t, o, GOLDI_EV_ATOMIC_LOAD, a, n / 8, m, RET_PC());                          \
         return r;                                                                                \
@@ -195,7 +251,7 @@ static a128 load128(const volatile a128 *a) {
             STORE_##S(a, v, m);                                                                  \
             return;                                                                              \
         }                                                                                        \
-        struct goldi_sync *o = section_begin(t, a);                                              \
+        struct goldi_sync *o = section_begin_write(t, a);                                        \
         STORE_##S(a, v, m);                                                                      \
         section_end(t, o, GOLDI_EV_ATOMIC_STORE, a, n / 8, m, RET_PC());                         \
     }                                                                                            \
@@ -211,7 +267,7 @@ static a128 load128(const volatile a128 *a) {
         struct goldi_rt_thread *t = goldi_cur;                                                   \
         if (!t || t->ignore)                                                                     \
             return CAS_##S(a, c, v, m, fm);                                                      \
-        struct goldi_sync *o = section_begin(t, a);                                              \
+        struct goldi_sync *o = section_begin_write(t, a);                                        \
         bool ok = CAS_##S(a, c, v, m, fm);                                                       \
         section_end(t, o, ok ? GOLDI_EV_ATOMIC_RMW : GOLDI_EV_ATOMIC_CASFAIL, a, n / 8,          \
                     ok ? m : fm, pc);                                                            \
@@ -248,11 +304,9 @@ GOLDI_EXPORT void __tsan_atomic_thread_fence(__tsan_memory_order mo) {
     if (!t || t->ignore || m == GOLDI_MO_RELAXED)
         return;
     struct goldi_event ev = { .kind = GOLDI_EV_FENCE, .mo = (uint8_t)m, .pc = RET_PC(), .thr = &t->thr };
-    t->in_rt++;
-    t->ignore++;
+    enter(t);
     goldi_dispatch(&ev);
-    t->in_rt--;
-    t->ignore--;
+    leave(t);
 }
 
 /* Orders only against a signal handler on the same thread: compiler barrier,
