@@ -173,6 +173,7 @@ struct gls_thr {
      * up to the tail: all those starts are the same set, and an entry of t may
      * use epoch_pos as its pos (and keep it while no cell of t follows). */
     uint64_t epoch_pos;
+    bool rel_fenced;                  /* t issued a release fence: some set may hold Frel(t) */
     struct gls_map map;               /* walk scratch */
     struct gls_tscratch *sc;          /* access scratch (kept off the user's stack) */
     struct gls_mag cur, spare;        /* free entries: no pool lock on the common path (entry_new) */
@@ -3710,12 +3711,19 @@ static void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, con
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok) | GLS_OP_STORE);
         break;
     case GOLDI_HB_ATOMIC_RMW:       /* write half: (release ? t : Frel(t)) in LS => add A */
+        /* Frel(t) enters sets only through t's release fences: before the
+         * first, no set holds it and a relaxed RMW's write half changes no
+         * set (unlike a relaxed store, which removes A). A counter bumped
+         * with relaxed fetch_add then costs one cell, not two. */
+        if (!s->strong && !ts->rel_fenced)
+            break;
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok));
         break;
     case GOLDI_HB_FENCE_ACQ:        /* Facq(t) in LS => add t */
         append(g, ts, t, gls_tok(GLS_TK_FACQ, t), tt);
         break;
     case GOLDI_HB_FENCE_REL:        /* t in LS => add Frel(t) (Frel_t := C_t only grows) */
+        ts->rel_fenced = true;
         append(g, ts, t, tt, gls_tok(GLS_TK_FREL, t));
         break;
     }
