@@ -48,6 +48,7 @@
     X(KEPT, "records_kept")                                           \
     X(SHARED, "records_shared")                                       \
     X(RECORDED, "records_placed")                                     \
+    X(MOVED, "records_moved")                                         \
     X(INL_NEW, "inline_records")                                      \
     X(INL_FAST, "inline_fast_updates")                                \
     X(INL_SLOW, "inline_slow_updates")                                \
@@ -1873,6 +1874,35 @@ GOLDI_INLINE bool record_kept(struct gls_access *x, struct gls_entry *mine, bool
     return true;
 }
 
+/* Registers t's entry e as started at t's epoch (or at e's own pos, if
+ * later: pos never moves back; any start in [epoch_pos, tail] is the same
+ * set {t}). */
+static void place_in_epoch(struct gls_access *x, struct gls_entry *e, uint64_t cur) {
+    uint64_t want = x->ts->epoch_pos > cur ? x->ts->epoch_pos : cur;
+    uint64_t pos = gls_list_place(x->g->list, e, want);
+    if (pos != want && pos > x->ts->epoch_pos)
+        x->ts->epoch_pos = pos;   /* want's chunk is being collected: the tail starts the same set */
+}
+
+/* Moved: t's record covers exactly the piece and no other entry is dropped,
+ * but a cell of t came since its pos: the general case would empty it, take
+ * it back for re-use and place it anew; it is placed anew where it is. (Not
+ * for plain reads: theirs may also subsume other threads' reads. What the
+ * general case adds besides, sharing with an entry of the same history on
+ * other bytes, only saves an entry.) */
+GOLDI_INLINE bool record_moved(struct gls_access *x, struct gls_entry *mine, bool others, uint8_t piece,
+                               enum gls_kind kind, struct gls_alock al) {
+    if (!mine || others || mine->mask != piece || kind == GLS_R)
+        return false;
+    gls_mat_free(mine->mat);
+    mine->mat = NULL;
+    mine->origin = x->origin;
+    alock_set(mine, al);
+    place_in_epoch(x, mine, atomic_load_explicit(&mine->pos, memory_order_relaxed));
+    tstat(x->ts, GLS_ST_MOVED, 1);
+    return true;
+}
+
 /* Same history as the access: e may take the piece's bytes too. */
 GOLDI_INLINE bool record_joins(const struct gls_access *x, const struct gls_entry *e, enum gls_kind kind,
                          struct gls_alock al) {
@@ -1894,6 +1924,8 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
     struct gls_entry *mine = own_record(x, kind, piece, es, n, &others);
     struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, x->thr);
     if (record_kept(x, mine, others, piece, al))
+        return;
+    if (record_moved(x, mine, others, piece, kind, al))
         return;
     /* General case: take the piece's bytes away from the superseded entries
      * (a plain read: also from the other threads' reads it subsumes, which
@@ -1936,14 +1968,12 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
         }
     }
     struct gls_entry *e = reuse;
-    uint64_t want = ts->epoch_pos;
+    uint64_t cur = 0;
     if (e) {
         e->kind = (uint8_t)kind;
         gls_mat_free(e->mat);
         e->mat = NULL;
-        uint64_t cur = atomic_load_explicit(&e->pos, memory_order_relaxed);
-        if (cur > want)
-            want = cur;   /* pos never moves back; any start in [epoch_pos, tail] is the same set */
+        cur = atomic_load_explicit(&e->pos, memory_order_relaxed);
     } else {
         e = entry_new(x->g, ts, kind, x->base);
     }
@@ -1951,9 +1981,7 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
     e->origin = x->origin;
     e->mask = piece;
     alock_set(e, al);
-    uint64_t pos = gls_list_place(x->g->list, e, want);
-    if (pos != want && pos > ts->epoch_pos)
-        ts->epoch_pos = pos;   /* want's chunk is being collected: the tail starts the same set */
+    place_in_epoch(x, e, cur);
     gran_insert(w, e);
     tstat(ts, GLS_ST_RECORDED, 1);
 }
