@@ -52,6 +52,14 @@ GOLDI_INLINE struct goldi_sync *section_begin_write(struct goldi_rt_thread *t, c
     return o;
 }
 
+/* A CAS that failed stored nothing: its count is taken back (under the
+ * lock still), so a spin of failing CASes stays a run of repeated reads. A
+ * load that saw the count raised meanwhile just takes the locked way. */
+GOLDI_INLINE void section_write_undone(struct goldi_sync *o) {
+    atomic_store_explicit(&o->n_writes, atomic_load_explicit(&o->n_writes, memory_order_relaxed) - 1,
+                          memory_order_relaxed);
+}
+
 /* An atomic read repeating this thread's previous event exactly (same
  * location, size, kind and order; no store to the location since; no other
  * event of this thread in between) changes nothing for any engine: the
@@ -269,6 +277,8 @@ static a128 load128(const volatile a128 *a) {
             return CAS_##S(a, c, v, m, fm);                                                      \
         struct goldi_sync *o = section_begin_write(t, a);                                        \
         bool ok = CAS_##S(a, c, v, m, fm);                                                       \
+        if (!ok)                                                                                 \
+            section_write_undone(o);                                                             \
         section_end(t, o, ok ? GOLDI_EV_ATOMIC_RMW : GOLDI_EV_ATOMIC_CASFAIL, a, n / 8,          \
                     ok ? m : fm, pc);                                                            \
         return ok;                                                                               \
