@@ -1886,14 +1886,23 @@ static void place_in_epoch(struct gls_access *x, struct gls_entry *e, uint64_t c
 
 /* Moved: t's record covers exactly the piece and no other entry is dropped,
  * but a cell of t came since its pos: the general case would empty it, take
- * it back for re-use and place it anew; it is placed anew where it is. (Not
- * for plain reads: theirs may also subsume other threads' reads. What the
+ * it back for re-use and place it anew; it is placed anew where it is. (A
+ * plain read only if no other thread's read is on its bytes, one it might
+ * subsume: es is the whole granule (n == all) and holds none. What the
  * general case adds besides, sharing with an entry of the same history on
  * other bytes, only saves an entry.) */
 GOLDI_INLINE bool record_moved(struct gls_access *x, struct gls_entry *mine, bool others, uint8_t piece,
-                               enum gls_kind kind, struct gls_alock al) {
-    if (!mine || others || mine->mask != piece || kind == GLS_R)
+                               enum gls_kind kind, struct gls_alock al, struct gls_entry *const *es, uint32_t n,
+                               uint32_t all) {
+    if (!mine || others || mine->mask != piece)
         return false;
+    if (kind == GLS_R) {
+        if (n < all)
+            return false;
+        for (uint32_t i = 0; i < n; i++)
+            if (es[i]->kind == GLS_R && es[i]->owner != x->t && (es[i]->mask & piece))
+                return false;
+    }
     gls_mat_free(mine->mat);
     mine->mat = NULL;
     mine->origin = x->origin;
@@ -1925,7 +1934,7 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
     struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, x->thr);
     if (record_kept(x, mine, others, piece, al))
         return;
-    if (record_moved(x, mine, others, piece, kind, al))
+    if (record_moved(x, mine, others, piece, kind, al, es, n, all))
         return;
     /* General case: take the piece's bytes away from the superseded entries
      * (a plain read: also from the other threads' reads it subsumes, which
