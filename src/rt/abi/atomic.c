@@ -66,29 +66,27 @@ GOLDI_INLINE void section_write_undone(struct goldi_sync *o) {
  * happens-before steps join the same unchanged clocks, and the access check
  * sees the same history (a conflicting write in between would have been
  * checked against the first read). Spin loops on atomics stay cheap. */
-GOLDI_INLINE bool repeated_read(struct goldi_rt_thread *t, struct goldi_sync *o, enum goldi_event_kind kind,
-                                uintptr_t a, uint32_t size, unsigned mo) {
+GOLDI_INLINE bool repeated_read(const struct goldi_rt_thread *t, const struct goldi_sync *o,
+                                enum goldi_event_kind kind, uintptr_t a, uint32_t size, unsigned mo) {
     return t->ll_addr == a && t->ll_epoch == t->thr.sync_epoch &&
-           t->ll_writes == atomic_load_explicit(&o->n_writes, memory_order_relaxed) &&
-           t->ll_token == o->tok[0].id && t->ll_kind == kind && t->ll_mo == mo && t->ll_size == size;
+           t->ll_writes == atomic_load_explicit(&o->n_writes, memory_order_acquire) &&
+           t->ll_token == __atomic_load_n(&o->tok[0].id, __ATOMIC_RELAXED) && t->ll_kind == kind &&
+           t->ll_mo == mo && t->ll_size == size;
 }
 
 /* The same test for an atomic load, without the location's lock or even its
  * lookup (the last read's object is remembered): a spin loop's loads then
  * stay off the lock that the thread it waits for needs for its store. The
- * count of writes is read on both sides of the load (quiet_repeat_end): if
- * no write began before the second read, the load read the same store as
- * the thread's last dispatched read (a write counts itself before storing,
- * under the lock that read held), exactly the locked test's case. The token
- * says the object still has the life it had then (every new life and every
- * recycling renews it; the memory is type-stable, never unmapped). */
+ * count of writes is read on both sides of the load (acquire in
+ * repeated_read, then quiet_repeat_end): if no write began before the
+ * second read, the load read the same store as the thread's last dispatched
+ * read (a write counts itself before storing, under the lock that read
+ * held), exactly the locked test's case. The token says the object still
+ * has the life it had then (every new life and every recycling renews it;
+ * the memory is type-stable, never unmapped). */
 GOLDI_INLINE bool quiet_repeat_begin(const struct goldi_rt_thread *t, const volatile void *a, uint32_t size,
                                      unsigned mo) {
-    const struct goldi_sync *o = t->ll_obj;
-    return t->ll_addr == (uintptr_t)a && o && t->ll_kind == GOLDI_EV_ATOMIC_LOAD && t->ll_mo == mo &&
-           t->ll_size == size && t->ll_epoch == t->thr.sync_epoch &&
-           atomic_load_explicit(&o->n_writes, memory_order_acquire) == t->ll_writes &&
-           __atomic_load_n(&o->tok[0].id, __ATOMIC_RELAXED) == t->ll_token;
+    return t->ll_obj && repeated_read(t, t->ll_obj, GOLDI_EV_ATOMIC_LOAD, (uintptr_t)a, size, mo);
 }
 GOLDI_INLINE bool quiet_repeat_end(const struct goldi_rt_thread *t) {
     atomic_thread_fence(memory_order_acquire);   /* the load above before the count below */
