@@ -63,7 +63,8 @@
     X(PACK_CONTRACT, "packed_contractions")                           \
     X(ORC_HIT, "origin_cache_hits")                                   \
     X(ORC_CONFIRMED, "origin_cache_confirmed")                        \
-    X(ORC_MISS, "origin_cache_misses")
+    X(ORC_MISS, "origin_cache_misses")                                \
+    X(INL_FOREIGN_FAST, "inline_foreign_lockfree")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -179,7 +180,7 @@ struct gls_thr {
     struct gls_tscratch *sc;          /* access scratch (kept off the user's stack) */
     struct gls_mag cur, spare;        /* free entries: no pool lock on the common path (entry_new) */
     struct gls_thr *next, *prev;      /* g->thrs, for stats */
-    _Atomic uint64_t st[32];          /* hot counters, single writer (relaxed load+store) */
+    _Atomic uint64_t st[40];          /* hot counters, single writer (relaxed load+store) */
     struct gls_oc oc[1u << GLS_OC_BITS];
     struct gls_mc mc[GLS_MC_SLOTS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
@@ -285,7 +286,7 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     struct gls_thr *s = thr->estate[g->env.index];
     if (GOLDI_LIKELY(s))
         return s;
-    _Static_assert(GLS_ST_COUNT <= 32, "gls_thr.st too small");
+    _Static_assert(GLS_ST_COUNT <= 40, "gls_thr.st too small");
     s = goldi_alloc(sizeof *s);
     gls_map_init(&s->map);
     /* No cell of the thread exists yet: any start up to the tail is its epoch. */
@@ -2072,6 +2073,71 @@ static uint64_t granule_new_pos(struct gls_access *x, uint64_t *reg) {
     return pos;
 }
 
+/* check_granule on the cells c[0..n) when each one it would check is
+ * settled without a walk (t's own, ordered by its alock, or found ordered
+ * by an earlier walk): true, counted as check_granule counts. False
+ * (nothing counted): the caller checks them as entries. */
+static bool cents_settled(struct gls_thr *ts, const struct goldi_thr *thr, bool write, uint8_t piece,
+                          const struct gls_cent *c, uint32_t n) {
+    uint64_t own = 0, alock = 0, cached = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(c[i].mask & piece) || !(write || c[i].kind == GLS_W))   /* (entry_relevant, plain) */
+            continue;
+        if (c[i].owner == thr->tid)
+            own++;
+        else if (alock_orders_al(c[i].al, thr))
+            alock++;
+        else if (oc_has(ts, c[i].owner, c[i].pos))
+            cached++;
+        else
+            return false;
+    }
+    tstat(ts, GLS_ST_OWNER_SC, own);
+    tstat(ts, GLS_ST_ALOCK_SC, alock);
+    tstat(ts, GLS_ST_CACHED, cached);
+    return true;
+}
+
+/* inl_foreign's test: can the record f take t's access (alock *al, at pos)
+ * in place? A read first drops another thread's R all on its bytes that it
+ * subsumes (read_subsumes: t holds that R's alock, or an earlier walk found
+ * t after it); f is stored only if the update goes ahead. */
+static bool inl_foreign_ok(struct gls_thr *ts, const struct goldi_thr *thr, struct gls_inl *f, uint8_t piece,
+                           bool write, goldi_origin_t origin, uint64_t pos, uint64_t *al) {
+    goldi_tid_t t = thr->tid;
+    if (write) {
+        *al = thr->n_held ? alock_pack(alock_pick(f->wowner == t ? f->aw & ALOCK_ID_MASK : 0, thr)) : 0;
+        return (!(f->mw & ~piece) || (f->wowner == t && f->pw == pos && f->ow == origin && f->aw == *al)) &&
+               (!(f->mr & ~piece) || f->owner == t);
+    }
+    if (f->mr && f->owner != t && !(f->mr & ~piece) &&
+        (alock_orders_al(alock_unpack(f->ar), thr) || oc_has(ts, f->owner, f->pr)))
+        f->mr = 0;
+    *al = thr->n_held ? alock_pack(alock_pick(f->owner == t ? f->ar & ALOCK_ID_MASK : 0, thr)) : 0;
+    return (!f->mr || (f->owner == t && (!(f->mr & ~piece) || (f->pr == pos && f->or == origin && f->ar == *al)))) &&
+           (!f->mw || f->wowner == t || ((f->mw & piece) && f->ow && origin));
+}
+
+/* inl_foreign's update of f, once inl_foreign_ok said yes and the check
+ * found the access ordered after the record's entries it must follow. */
+static void inl_foreign_apply(struct gls_inl *f, goldi_tid_t t, uint8_t piece, bool write, goldi_origin_t origin,
+                              uint64_t pos, uint64_t al) {
+    if (write) {
+        f->mw = (uint8_t)(piece | (f->wowner == t && f->pw == pos ? f->mw : 0));
+        f->mr &= (uint8_t)~piece;   /* what is left is t's (inl_foreign_ok) */
+        f->wowner = f->owner = t;
+        f->pw = pos;
+        f->ow = origin;
+        f->aw = al;
+    } else {
+        f->mr = (uint8_t)(piece | (f->owner == t && f->pr == pos ? f->mr : 0));
+        f->owner = t;
+        f->pr = pos;
+        f->or = origin;
+        f->ar = al;
+    }
+}
+
 /* A plain access by t to an inline granule that inl_try did not take (t is
  * not the owner, or writes to a split record; free too): the record's W and
  * R are checked like the entries they stand for, and the record is updated
@@ -2079,7 +2145,11 @@ static uint64_t granule_new_pos(struct gls_access *x, uint64_t *reg) {
  * (it supersedes every W and R on its bytes, so other bytes must hold no
  * other thread's W or R); a read by t adds t's R next to a W that is t's, or
  * another thread's W found ordered before this read (a split record), while
- * no other thread has an R there. False (nothing checked, nothing changed):
+ * no other thread has an R there. The read need only overlap that W, not
+ * cover it: overlapping, W was checked, and being ordered is a property of
+ * W's thread and pos, so its other bytes are ordered before the read too
+ * (radix's 4-byte reads of 8-byte granules written by another thread).
+ * False (nothing checked, nothing changed):
  * expand and take the general path. Caller holds the granule lock. */
 static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
     struct gls_thr *ts = x->ts;
@@ -2090,24 +2160,7 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     struct gls_inl f;
     inl_read(w, v, &f);
     uint64_t pos = record ? granule_new_pos(x, &f.reg) : ts->epoch_pos, al = 0;
-    bool ok;
-    if (!record) {
-        ok = true;
-    } else if (x->write) {
-        al = x->thr->n_held ? alock_pack(alock_pick(f.wowner == t ? f.aw & ALOCK_ID_MASK : 0, x->thr)) : 0;
-        ok = (!(f.mw & ~piece) || (f.wowner == t && f.pw == pos && f.ow == x->origin && f.aw == al)) &&
-             (!(f.mr & ~piece) || f.owner == t);
-    } else {
-        if (f.mr && f.owner != t && !(f.mr & ~piece)) {   /* another thread's R, all on the piece */
-            struct gls_entry c[2];
-            if (read_subsumes(x, &c[inl_entries(&f, c) - 1]))
-                f.mr = 0;   /* (f is stored only if the update goes ahead) */
-        }
-        al = x->thr->n_held ? alock_pack(alock_pick(f.owner == t ? f.ar & ALOCK_ID_MASK : 0, x->thr)) : 0;
-        ok = (!f.mr || (f.owner == t && (!(f.mr & ~piece) || (f.pr == pos && f.or == x->origin && f.ar == al)))) &&
-             (!f.mw || f.wowner == t || ((f.mw & piece) == f.mw && f.ow && x->origin));
-    }
-    if (!ok) {
+    if (record && !inl_foreign_ok(ts, x->thr, &f, piece, x->write, x->origin, pos, &al)) {
         atomic_store_explicit(&w[0], v, memory_order_release);
         return false;
     }
@@ -2124,47 +2177,50 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
         atomic_store_explicit(&w[0], v, memory_order_release);
         return false;
     }
-    if (x->write) {
-        f.mw = (uint8_t)(piece | (f.wowner == t && f.pw == pos ? f.mw : 0));
-        f.mr &= (uint8_t)~piece;   /* what is left is t's (checked above) */
-        f.wowner = f.owner = t;
-        f.pw = pos;
-        f.ow = x->origin;
-        f.aw = al;
-    } else {
-        f.mr = (uint8_t)(piece | (f.owner == t && f.pr == pos ? f.mr : 0));
-        f.owner = t;
-        f.pr = pos;
-        f.or = x->origin;
-        f.ar = al;
-    }
+    inl_foreign_apply(&f, t, piece, x->write, x->origin, pos, al);
     inl_store(w, &f);
     tstat(ts, GLS_ST_INL_FOREIGN, 1);
     return true;
 }
 
-/* check_granule on the cells c[0..n) when each one it would check is
- * settled without a walk (t's own, ordered by its alock, or found ordered
- * by an earlier walk): true, counted as check_granule counts. False
- * (nothing counted): the caller checks them as entries. */
-static bool pack_settled(struct gls_access *x, uint8_t piece, const struct gls_cent *c, uint32_t n) {
-    uint64_t own = 0, alock = 0, cached = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!(c[i].mask & piece) || !(x->write || c[i].kind == GLS_W))   /* (entry_relevant, plain) */
-            continue;
-        if (c[i].owner == x->t)
-            own++;
-        else if (alock_orders_al(c[i].al, x->thr))
-            alock++;
-        else if (oc_has(x->ts, c[i].owner, c[i].pos))
-            cached++;
-        else
-            return false;
+/* inl_foreign without the granule lock, from the runtime's shortcut: the
+ * same rule, taken only when the lock would add nothing. The record's lock
+ * bit (which every writer of an inline record takes, the granule lock's
+ * holders included) makes the read-check-update atomic, as for the owner's
+ * update (inl_try); the check must settle every entry without a walk (t's
+ * own, ordered by its alock, or found ordered by an earlier walk: no race
+ * is possible, so none is reported here), and t's pos must need no new
+ * registration (t's epoch starts no earlier than the granule's registry
+ * chunk). Anything else, or a held bit, returns false for the locked path.
+ * Producer / consumer hand-offs (a ring slot written by one thread, read by
+ * another) take it: the slot's record changes hands on every access. */
+static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
+                                           uintptr_t v, uint8_t piece, bool write, uintptr_t pc, unsigned size,
+                                           goldi_origin_t *found) {
+    if (v & GRAN_LOCK)
+        return false;
+    if (!*found)
+        *found = access_origin_at(ts, thr, pc, write, size);
+    goldi_origin_t origin = *found;
+    if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
+        return false;
+    struct gls_inl f;
+    inl_read(w, v, &f);
+    uint64_t pos = ts->epoch_pos, al;
+    struct gls_cent c[2];
+    if ((pos >> GLS_CHUNK_BITS) + 1 < f.reg || !inl_foreign_ok(ts, thr, &f, piece, write, origin, pos, &al) ||
+        !cents_settled(ts, thr, write, piece, c, inl_cents(&f, c))) {
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return false;
     }
-    tstat(x->ts, GLS_ST_OWNER_SC, own);
-    tstat(x->ts, GLS_ST_ALOCK_SC, alock);
-    tstat(x->ts, GLS_ST_CACHED, cached);
+    inl_foreign_apply(&f, thr->tid, piece, write, origin, pos, al);
+    inl_store(w, &f);
+    tstat(ts, GLS_ST_INL_FOREIGN_FAST, 1);
     return true;
+}
+
+static bool pack_settled(struct gls_access *x, uint8_t piece, const struct gls_cent *c, uint32_t n) {
+    return cents_settled(x->ts, x->thr, x->write, piece, c, n);
 }
 
 /* update_granule's rule (own_record, record_kept, read_subsumes,
@@ -2671,7 +2727,11 @@ GOLDI_INLINE bool piece_lock_free(struct gls_thr *ts, struct goldi_thr *thr, gol
         int r = inl_try(ts, thr, w, w0, piece, write, pc, asize, o);
         if (r == INL_DONE)
             tstat(ts, GLS_ST_INL_FAST, 1);
-        return r != INL_NO;
+        if (r != INL_NO)
+            return true;
+        /* another thread's record (or t's write to its split record) */
+        return (inl_owner(w0) != thr->tid || (write && (w0 & GRAN_SPLIT))) &&
+               inl_foreign_fast(ts, thr, w, w0, piece, write, pc, asize, o);
     }
     return kept_try(ts, thr, w, w0, piece, write);
 }
@@ -3879,7 +3939,8 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
 static void gls_stats(void *self, void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx) {
     struct gls_engine *g = self;
     struct gls_list *l = g->list;
-    uint64_t v[GLS_ST_COUNT] = { 0 };
+    uint64_t v[GLS_ST_COUNT];
+    goldi_memset(v, 0, sizeof v);   /* (an initialiser this size becomes a call to libc's memset) */
     goldi_spin_lock(&g->thr_lock);
     for (unsigned k = 0; k < GLS_ST_COUNT; k++) {
         for (unsigned s = 0; s < GLS_SHARDS; s++)
