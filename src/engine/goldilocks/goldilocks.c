@@ -1188,7 +1188,9 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_
             continue;
         if (cells == PACK_CELLS)
             return false;
-        uint32_t j = i + 1;
+        /* Pairs are looked for only when the entries do not fit one per
+         * cell: the two encodings stand for the same entries. */
+        uint32_t j = n <= PACK_CELLS ? n : i + 1;
         while (j < n && ((used >> j & 1) || !(pack_pairs(&c[i], &c[j]) || pack_pairs(&c[j], &c[i]))))
             j++;
         const struct gls_cent *e = &c[i];
