@@ -2201,6 +2201,20 @@ static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr
                                            goldi_origin_t *found) {
     if (v & GRAN_LOCK)
         return false;
+    /* What w[0] alone shows cannot go ahead leaves the line alone, instead
+     * of taking and dropping the bit before the locked path takes it again:
+     * another thread's R that a read cannot subsume (a granule read by
+     * several threads at once: nbody's bodies), or, for a write, another
+     * thread's entries on bytes it does not cover. (A filter on fields read
+     * without the bit: it may only send an access to the locked path.) */
+    uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16);
+    goldi_tid_t owner = inl_owner(v);
+    if (owner != thr->tid) {
+        if (write ? (mr & ~piece) || ((mw & ~piece) && !(v & GRAN_SPLIT))
+                  : mr && ((mr & ~piece) || !(oc_has(ts, owner, atomic_load_explicit(&w[2], memory_order_relaxed)) ||
+                                               (thr->n_held && atomic_load_explicit(&w[6], memory_order_relaxed)))))
+            return false;
+    }
     if (!*found)
         *found = access_origin_at(ts, thr, pc, write, size);
     goldi_origin_t origin = *found;
