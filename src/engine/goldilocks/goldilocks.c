@@ -3570,6 +3570,14 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
     struct gls_gc_scratch *sc = g->gc_scratch;
     uint32_t n_refs = sc->n_refs;
     for (uint32_t i = 0; i < n_refs; i++) {
+        /* Each run's first shadow line is a miss (the lock word is
+         * written): fetched GC_AHEAD refs ahead, the misses overlap. */
+        if (i + GC_AHEAD < n_refs && gls_ref_is_granule(&sc->refs[i + GC_AHEAD])) {
+            goldi_shadow_word_t *ahead =
+                goldi_shadow_word_if_present(g->env.plane, gls_ref_granule(&sc->refs[i + GC_AHEAD]));
+            if (ahead)
+                __builtin_prefetch(ahead, 1);
+        }
         if (!gls_ref_is_granule(&sc->refs[i]))
             continue;
         uintptr_t a = gls_ref_granule(&sc->refs[i]);
