@@ -821,7 +821,8 @@ static void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
 
 /* Takes the lock bit of an inline granule; returns w[0] as it was (unlocked
  * value), or 0 if the granule is not inline. Caller holds the granule lock,
- * so only the owner's fast path can hold the bit, for a few instructions. In
+ * so only a lock-free update (the owner's, inl_try, or another thread's,
+ * inl_foreign_fast) can hold the bit, for a few instructions. In
  * a fork child a bit held by a thread that did not survive the fork is never
  * released: it is broken after a while (that granule's fields may then mix
  * the old and the new access of the lost thread). */
