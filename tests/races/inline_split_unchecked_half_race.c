@@ -27,19 +27,22 @@ static void *producer(void *arg)
   return NULL;
 }
 
-/* One load instruction for both halves: the two reads have the same origin, so the
- * second can take the reader's lock-free path if the first made a split record. */
+/* One load instruction, called from one call site, for both halves: the two reads have
+ * the same origin, so the second can take the reader's lock-free path if the first made a
+ * split record. */
 static __attribute__((noinline)) uint32_t half(int i)
 {
   return x.half[i];
 }
+
+static int halves;   /* 2, set by main: a trip count the compiler cannot unroll into two calls */
 
 static void *consumer(void *arg)
 {
   (void)arg;
   ib_wait(&written);
   uint64_t s = 0;
-  for (int i = 0; i < 2; i++)   /* the low half first */
+  for (int i = 0; i < halves; i++)   /* the low half first */
     s += half(i) * (i + 1u);
   seen = s;
   return NULL;
@@ -48,6 +51,7 @@ static void *consumer(void *arg)
 int main(void)
 {
   pthread_t p, c;
+  halves = 2;
   pthread_create(&p, NULL, producer, NULL);
   pthread_create(&c, NULL, consumer, NULL);
   pthread_join(p, NULL);
