@@ -2236,10 +2236,6 @@ static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr
     return true;
 }
 
-static bool pack_settled(struct gls_access *x, uint8_t piece, const struct gls_cent *c, uint32_t n) {
-    return cents_settled(x->ts, x->thr, x->write, piece, c, n);
-}
-
 /* update_granule's rule (own_record, record_kept, read_subsumes,
  * record_joins) on the cells c[0..n) for t's plain access (a new entry
  * gets pos `pos`); returns the new count, which may be n + 1 (c has room
@@ -2317,7 +2313,7 @@ static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     struct gls_cent c[PACK_MAX + 1];
     uint32_t n = pack_read(w, w0, c);
-    if (!pack_settled(x, piece, c, n)) {
+    if (!cents_settled(ts, x->thr, x->write, piece, c, n)) {
         struct gls_entry e[PACK_MAX], *es[PACK_MAX];
         for (uint32_t i = 0; i < n; i++) {
             cent_entry(&c[i], &e[i]);
