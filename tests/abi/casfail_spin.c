@@ -2,7 +2,7 @@
  * the first, none is dispatched (rt/abi/atomic.c: a failed CAS takes back
  * the write count it raised before it was performed). The holder waits,
  * invisibly to the runtime, until the waiter has failed CASES times, so the
- * count of failures does not depend on the schedule; casfail_spin.sh then
+ * count of failures does not depend on the schedule; check_counter.sh then
  * checks that the goldilocks engine appended only a handful of cells. */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -7,7 +7,7 @@
  * apart, so the schedule, and with it the walks, is the same on every run:
  * the first access of a phase walks the update list and finds the other
  * thread's latest epoch ordered before it, and the phase's other accesses
- * are settled by that walk without one. foreign_handoff.sh checks the
+ * are settled by that walk without one. check_counter.sh checks the
  * engine's counter of such lock-free updates. Race-free. */
 #include <pthread.h>
 #include <stdatomic.h>
