@@ -446,6 +446,7 @@ struct eh_random_cfg {
     bool all_sync;             /* also condvar waits/signals, once and barriers */
     bool burst;                /* a noise thread appends 70K lock events at steps 30 and 60 */
     void (*on_memory)(uintptr_t mem);   /* a test's own oracle learns the round's memory */
+    bool halves;               /* plain accesses mostly 4 bytes on a granule's half (int arrays) */
 };
 /* Every sync kind (fasttrack, jrf). */
 #define EH_RANDOM_ALL_SYNC ((struct eh_random_cfg){ 4, 100, 24, 9, 12, 14, 19, 21, 6, true, false, NULL })
@@ -519,6 +520,8 @@ static inline void eh_random_round(struct eh_round *g, const struct eh_random_cf
         unsigned op = eh_rnd(cfg->n_ops);
         if (op < cfg->plain) {
             unsigned sz = 1u << eh_rnd(4), off = eh_rnd(9 - sz);
+            if (cfg->halves && eh_rnd(4) != 0)
+                sz = 4, off = 4 * eh_rnd(2);
             char *p = mem + eh_rnd(EH_NV + (eh_rnd(4) == 0 ? EH_NA : 0)) * 8 + off;
             acc(l, eh_rnd(2) ? GOLDI_EV_WRITE : GOLDI_EV_READ, t, p, sz);
         } else if (op < cfg->mutex) {

@@ -387,22 +387,24 @@ CASE(goldilocks_granule_sharing_and_splitting) {
     char *x = var(8), *y = var(8), *z = var(8);
     fork_(1, T0, T1); fork_(2, T0, T2);
     uint64_t ent0 = stat_of("goldilocks.entries_live"), inl0 = stat_of("goldilocks.inline_records");
-    uint64_t pk0 = stat_of("goldilocks.packed_records");
+    uint64_t pk0 = stat_of("goldilocks.packed_records"), hf0 = stat_of("goldilocks.inline_half_records");
     wr(3, T1, x);                                   /* one thread: an inline record, no entry */
     EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
     EXPECT_EQ(stat_of("goldilocks.inline_records"), inl0 + 1);
-    wrn(4, T1, y, 4); wrn(5, T1, y + 4, 4);         /* other origins (pcs): not inline, two packed cells */
-    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 1);
+    wrn(4, T1, y, 4); wrn(5, T1, y + 4, 4);         /* other origins (pcs) per half: a half record */
+    EXPECT_EQ(stat_of("goldilocks.inline_half_records"), hf0 + 1);
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0);
     EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
     wrn(4, T1, z, 4); wrn(4, T1, z + 4, 4);         /* same origin and epoch: one inline record */
-    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 1);
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0);
     EXPECT_EQ(stat_of("goldilocks.inline_records"), inl0 + 3);
+    EXPECT_EQ(stat_of("goldilocks.inline_half_records"), hf0 + 1);
     uint64_t sh0 = stat_of("goldilocks.records_shared");
     char *v = var(8);
-    wrn(4, T1, v, 2); wrn(5, T1, v + 2, 2);         /* two cells: bytes 0-1 (pc 4), 2-3 (pc 5) */
+    wrn(4, T1, v, 2); wrn(5, T1, v + 2, 2);         /* two histories in a half: bytes 0-1 (pc 4), 2-3 (pc 5) */
     wrn(4, T1, v + 4, 2);                           /* same history as bytes 0-1: joins that cell */
     EXPECT_EQ(stat_of("goldilocks.records_shared"), sh0 + 1);
-    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 2);
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 1);
     EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
     wrn(6, T2, x + 2, 1);                           /* expands x; splits: races on byte 2 only */
     EXPECT_EQ(gls_log.n, 1);
@@ -432,9 +434,10 @@ CASE(goldilocks_packed_granules) {
     fork_(1, T0, T1); fork_(2, T0, T2); fork_(23, T0, T3);
     uint64_t ent0 = stat_of("goldilocks.entries_live"), pk0 = stat_of("goldilocks.packed_records");
     uint64_t ex0 = stat_of("goldilocks.packed_expansions"), ct0 = stat_of("goldilocks.packed_contractions");
-    wrn(3, T1, y, 4); wrn(4, T1, y + 4, 4);         /* two origins: one DUAL cell */
-    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 1);
+    wrn(3, T1, y, 4); wrn(4, T1, y + 4, 4);         /* two origins: a half record of T1 ... */
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0);
     rdn(5, T2, y + 4, 4);                           /* races with label 4 only (its own bytes, its pc) */
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0 + 1);   /* ... packed for another thread */
     EXPECT_EQ(gls_log.n, 1);
     if (gls_log.n)
         EXPECT(gls_log.r[0].addr == (uintptr_t)y + 4 && gls_log.r[0].size == 4 && gls_log.r[0].prev_tid == T1->tid &&
@@ -459,21 +462,24 @@ CASE(goldilocks_packed_granules) {
         if (gls_log.r[i].label == 27)
             EXPECT(gls_log.r[i].prev_pc == (gls_log.r[i].addr == (uintptr_t)q ? 0x1000 + 26 : 0x1000 + 25));
     int before = gls_log.n;
-    wrn(7, T1, z, 4); wrn(8, T1, z + 4, 4);         /* packed ... */
+    wrn(7, T1, z, 2); wrn(8, T1, z + 2, 6);         /* packed (two histories in the low half) ... */
     wr(9, T1, z);                                   /* ... one W of T1 again: back inline */
     EXPECT_EQ(stat_of("goldilocks.packed_contractions"), ct0 + 1);
     acq(10, T1, M); rel(11, T1, M);
     acq(12, T2, M); rdn(13, T2, z + 4, 4); rel(14, T2, M);   /* ordered: no race */
     EXPECT_EQ(gls_log.n, before);
-    /* The GC: p's cells date from before 1.4 M cells of T1; their chunks are collected. */
+    /* The GC: p's half record and p2's cells date from before 1.4 M cells of
+     * T1; their chunks are collected. */
+    char *p2 = var(8);
     wrn(15, T1, p, 4); wrn(16, T1, p + 4, 4);
+    wrn(15, T1, p2, 2); wrn(16, T1, p2 + 2, 6);
     uint64_t gc0 = stat_of("goldilocks.gc_runs");
     for (int i = 0; i < 700000; i++) {
         acq(17, T1, M);
         rel(18, T1, M);
     }
     EXPECT(stat_of("goldilocks.gc_runs") > gc0);
-    acq(19, T2, M); rdn(20, T2, p, 8); rel(21, T2, M);      /* ordered through M: no race */
+    acq(19, T2, M); rdn(20, T2, p, 8); rdn(20, T2, p2, 8); rel(21, T2, M);   /* ordered through M: no race */
     EXPECT_EQ(gls_log.n, before);
     wrn(22, T0, p + 4, 4);                          /* T0 never synchronised: races with T1 and T2 */
     EXPECT_EQ(races_at(&gls_log, 22), 2);
@@ -482,6 +488,75 @@ CASE(goldilocks_packed_granules) {
             EXPECT(gls_log.r[i].prev_tid == T1->tid ? gls_log.r[i].prev_write && gls_log.r[i].prev_pc == 0x1000 + 16
                                                     : gls_log.r[i].prev_tid == T2->tid && !gls_log.r[i].prev_write &&
                                                           gls_log.r[i].prev_pc == 0x1000 + 20);
+    end();
+}
+
+/* Half records: one thread's accesses of a granule's two 4-byte halves in
+ * different epochs keep a history per half, inline (no entry, no cell);
+ * each half races or not by its own history, and the record is ordinary
+ * again once both halves have the same one. An alock has no room in a
+ * half record: accesses under a lock go packed. */
+CASE(goldilocks_half_records) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    struct goldi_sync *M = sync_new(GOLDI_SYNC_MUTEX), *L = sync_new(GOLDI_SYNC_MUTEX);
+    char *x = var(8), *y = var(8), *z = var(8);
+    fork_(1, T0, T1); fork_(2, T0, T2);
+    uint64_t hf0 = stat_of("goldilocks.inline_half_records"), pk0 = stat_of("goldilocks.packed_records");
+    uint64_t ent0 = stat_of("goldilocks.entries_live");
+    rdn(3, T1, x + 4, 4); wr(4, T1, y);            /* T1's first epoch: x's high half read, y written */
+    acq(5, T1, M); rel(6, T1, M);
+    rdn(7, T1, x, 4); wrn(8, T1, y, 4);             /* a later one: x's low half read, y's written */
+    EXPECT_EQ(stat_of("goldilocks.inline_half_records"), hf0 + 2);
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk0);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
+    acq(11, T2, M); rel(12, T2, M);                 /* after T1's first epoch only */
+    wrn(13, T2, x + 4, 4);                          /* after T1's read of the high half: no race */
+    rdn(14, T2, y + 4, 4);                          /* after T1's write of the high half (label 4) */
+    EXPECT_EQ(gls_log.n, 0);
+    wrn(15, T2, x, 4);                              /* races with T1's later read of the low half */
+    rdn(16, T2, y, 4);                              /* races with T1's later write of the low half */
+    EXPECT_EQ(races_at(&gls_log, 15), 1);
+    EXPECT_EQ(races_at(&gls_log, 16), 1);
+    for (int i = 0; i < gls_log.n; i++)
+        EXPECT(gls_log.r[i].prev_tid == T1->tid &&
+               gls_log.r[i].prev_pc == (uintptr_t)0x1000 + (gls_log.r[i].label == 15 ? 7 : 8) &&
+               gls_log.r[i].prev_write == (gls_log.r[i].label == 16));
+    /* one history again: T1 reads z's high half, then, an epoch later, both
+     * halves with one origin; T2, after the first epoch, races with the
+     * later read on both halves */
+    int before = gls_log.n;
+    rdn(17, T1, z + 4, 4); acq(18, T1, M); rel(19, T1, M);
+    rdn(20, T1, z, 4); rdn(20, T1, z + 4, 4);
+    EXPECT_EQ(stat_of("goldilocks.inline_half_records"), hf0 + 3);
+    acq(21, T2, M); rel(22, T2, M);                 /* after rel 19, before the reads at label 20 */
+    wr(23, T2, z);
+    EXPECT_EQ(races_at(&gls_log, 23), 1);
+    for (int i = before; i < gls_log.n; i++)
+        EXPECT(gls_log.r[i].prev_pc == (uintptr_t)0x1000 + 20 && gls_log.r[i].size == 8);
+    /* the half kind's access that leaves two histories: v's low half read
+     * again, a third epoch, the high half's first-epoch read stays */
+    char *v = var(8);
+    rdn(31, T1, v + 4, 4); acq(32, T1, M); rel(33, T1, M);
+    rdn(34, T1, v, 4); acq(35, T1, L); rel(36, T1, L);
+    rdn(37, T1, v, 4);
+    acq(38, T2, M); rel(39, T2, M);                 /* after rel 33 */
+    before = gls_log.n;
+    wrn(40, T2, v + 4, 4);                          /* after the high half's read: no race */
+    EXPECT_EQ(gls_log.n, before);
+    wrn(41, T2, v, 4);                              /* the low half's latest read (label 37) */
+    EXPECT_EQ(races_at(&gls_log, 41), 1);
+    for (int i = before; i < gls_log.n; i++)
+        EXPECT(gls_log.r[i].prev_pc == (uintptr_t)0x1000 + 37);
+    /* under a lock: an alock, so packed cells instead */
+    uint64_t pk1 = stat_of("goldilocks.packed_records"), hf1 = stat_of("goldilocks.inline_half_records");
+    char *u = var(8);
+    rdn(24, T1, u + 4, 4); acq(25, T1, L); rdn(26, T1, u, 4); rel(27, T1, L);
+    EXPECT_EQ(stat_of("goldilocks.inline_half_records"), hf1);
+    EXPECT_EQ(stat_of("goldilocks.packed_records"), pk1 + 1);
+    before = gls_log.n;
+    acq(28, T2, L); wr(29, T2, u); rel(30, T2, L);  /* after both reads: no race */
+    EXPECT_EQ(gls_log.n, before);
     end();
 }
 
@@ -499,7 +574,7 @@ CASE(goldilocks_read_subsumption) {
     struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX), *M = sync_new(GOLDI_SYNC_MUTEX);
     struct goldi_sync *R = sync_new(GOLDI_SYNC_RWLOCK);
     char *x = var(8), *y = var(8), *z = var(8), *v = var(8);
-    wr(1, T0, x); wr(2, T0, y); wrn(3, T0, z, 4); wrn(4, T0, z + 4, 4);   /* x, y inline; z packed */
+    wr(1, T0, x); wr(2, T0, y); wrn(3, T0, z, 2); wrn(4, T0, z + 2, 6);   /* x, y inline; z packed */
     atom(5, GOLDI_EV_ATOMIC_STORE, T0, v, RLX);                            /* v: pool entries */
     fork_(6, T0, T1); fork_(7, T0, T2); fork_(8, T0, T3); fork_(9, T0, T4);
     uint64_t ent0 = stat_of("goldilocks.entries_live"), pk0 = stat_of("goldilocks.packed_records");
@@ -1072,12 +1147,14 @@ static void first_per_byte(const struct eh_log *l, uintptr_t base, size_t n, int
 
 /* rounds random traces (engine_harness.h) without condvars, once and
  * barriers; with burst, a noise thread appends ~70K cells twice per trace so
- * the GC materialises live entries in the middle of it. */
-static void random_vs_vc(int rounds, bool burst) {
+ * the GC materialises live entries in the middle of it; with halves, most
+ * plain accesses are 4 bytes on a granule's half (half records). */
+static void random_vs_vc(int rounds, bool burst, bool halves) {
     int mismatches = 0, races_seen = 0;
-    uint64_t mat0 = stat_of("goldilocks.entries_materialised");
+    uint64_t mat0 = stat_of("goldilocks.entries_materialised"), hf0 = stat_of("goldilocks.inline_half_records");
     struct eh_random_cfg cfg = { .thread_choices = 3, .steps = 80, .n_ops = 20, .plain = 8, .mutex = 11,
-                                 .rwlock = 13, .atomic = 18, .misc = 19, .n_misc = 4, .burst = burst };
+                                 .rwlock = 13, .atomic = 18, .misc = 19, .n_misc = 4, .burst = burst,
+                                 .halves = halves };
     for (int round = 0; round < rounds; round++) {
         struct eh_round g;
         eh_random_round(&g, &cfg);
@@ -1095,16 +1172,22 @@ static void random_vs_vc(int rounds, bool burst) {
         eh_random_finish(&g);
     }
     uint64_t mat = stat_of("goldilocks.entries_materialised") - mat0;
-    printf("    %d random traces%s: %d racy bytes (vc), %d first-race mismatches, %llu entries materialised\n",
-           rounds, burst ? " with GC bursts" : "", races_seen, mismatches, (unsigned long long)mat);
+    uint64_t hf = stat_of("goldilocks.inline_half_records") - hf0;
+    printf("    %d random traces%s: %d racy bytes (vc), %d first-race mismatches, %llu entries materialised, "
+           "%llu half records\n",
+           rounds, burst ? " with GC bursts" : halves ? " of mostly half accesses" : "", races_seen, mismatches,
+           (unsigned long long)mat, (unsigned long long)hf);
     EXPECT(races_seen > rounds / 6);
     EXPECT_EQ(mismatches, 0);
     if (burst)
         EXPECT(mat > (uint64_t)rounds);
+    if (halves)
+        EXPECT(hf > (uint64_t)rounds / 6);
 }
 
-CASE(goldilocks_random_vs_vc) { random_vs_vc(600, false); }
-CASE(goldilocks_random_vs_vc_with_gc) { random_vs_vc(40, true); }
+CASE(goldilocks_random_vs_vc) { random_vs_vc(600, false, false); }
+CASE(goldilocks_random_vs_vc_with_gc) { random_vs_vc(40, true, false); }
+CASE(goldilocks_random_halves_vs_vc) { random_vs_vc(600, false, true); }
 
 
 int main(int argc, char **argv) {
@@ -1141,6 +1224,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_any_compression_joining);
     RUN(goldilocks_granule_sharing_and_splitting);
     RUN(goldilocks_packed_granules);
+    RUN(goldilocks_half_records);
     RUN(goldilocks_read_subsumption);
     RUN(goldilocks_many_partners_all_reported);
     RUN(goldilocks_epoch_moves_past_own_release);
@@ -1150,6 +1234,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_bounded_update_list);
     RUN(goldilocks_concurrent_dispatch_with_gc);
     RUN(goldilocks_random_vs_vc_with_gc);
+    RUN(goldilocks_random_halves_vs_vc);
     RUN(goldilocks_random_vs_vc);         /* last: it creates ~1500 threads, which slows vc */
     eh_print_stats(gls_sink);
     return harness_summary();

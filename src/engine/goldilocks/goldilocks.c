@@ -64,7 +64,8 @@
     X(ORC_HIT, "origin_cache_hits")                                   \
     X(ORC_CONFIRMED, "origin_cache_confirmed")                        \
     X(ORC_MISS, "origin_cache_misses")                                \
-    X(INL_FOREIGN_FAST, "inline_foreign_lockfree")
+    X(INL_FOREIGN_FAST, "inline_foreign_lockfree")                     \
+    X(INL_HALF, "inline_half_records")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -741,6 +742,13 @@ static bool alock_unchanged(const struct goldi_thr *thr, uint64_t id, uint8_t mo
  *   w[1] = pos of W   w[2] = pos of R   w[3] = origin W | origin R << 32
  *   w[4] = chunk + 1 whose registry holds the granule's ref (<= chunk of both pos)
  *   w[5], w[6] = alock of W, of R (id | mode << 61 | rw << 62; 0 = none)
+ * A half record (GRAN_HALF) holds one kind (R with GRAN_HALF_R, else W) as
+ * two entries, one per 4-byte half, with histories of their own: w[1] or
+ * w[2] and the origin in w[3] are the low half's, w[5] = pos and w[6] =
+ * origin the high half's, and no entry has an alock. An array of 4-byte
+ * elements read (or written) one element at a time, phase after phase
+ * (radix's keys), has the two halves of a granule one epoch apart between
+ * the two accesses: without it the granule went packed, under the lock.
  * A split record (GRAN_SPLIT) has a W of another thread, the one whose access
  * origin W is (origins carry their thread), and owner is the thread of R; it
  * is made only by a read of owner that found that W ordered before it
@@ -757,14 +765,22 @@ static bool alock_unchanged(const struct goldi_thr *thr, uint64_t id, uint8_t mo
 #define GRAN_INL ((uintptr_t)2)
 #define GRAN_LOCK ((uintptr_t)4)
 #define GRAN_SPLIT ((uintptr_t)8)
+#define GRAN_HALF ((uintptr_t)16)
+#define GRAN_HALF_R ((uintptr_t)32)
+#define HALF_LO ((uint8_t)0x0f)
+#define HALF_HI ((uint8_t)0xf0)
+#define INL_CENTS 3              /* entries an inline record stands for, at most */
 struct gls_inl {
     uint8_t mw, mr;              /* bytes with a W / an R */
     goldi_tid_t owner;           /* thread of R (of W when there is no R) */
     goldi_tid_t wowner;          /* thread of W: owner unless split */
-    uint64_t pw, pr;
+    uint64_t pw, pr;             /* (the low half's of a half kind) */
     goldi_origin_t ow, or;
     uint64_t reg;                /* registry chunk + 1 */
-    uint64_t aw, ar;             /* packed alocks */
+    uint64_t aw, ar;             /* packed alocks (0 in a half record) */
+    uint8_t half;                /* 0, or 1 + the kind whose high half is (ph, oh) */
+    uint64_t ph;
+    goldi_origin_t oh;
 };
 
 GOLDI_INLINE bool inl_is(uintptr_t w0) { return w0 & GRAN_INL; }
@@ -796,15 +812,21 @@ static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
     f->ow = (goldi_origin_t)o;
     f->or = (goldi_origin_t)(o >> 32);
     f->reg = atomic_load_explicit(&w[4], memory_order_relaxed);
-    f->aw = atomic_load_explicit(&w[5], memory_order_relaxed);
-    f->ar = atomic_load_explicit(&w[6], memory_order_relaxed);
+    uint64_t w5 = atomic_load_explicit(&w[5], memory_order_relaxed);
+    uint64_t w6 = atomic_load_explicit(&w[6], memory_order_relaxed);
+    f->half = (w0 & GRAN_HALF) ? (uint8_t)(1 + ((w0 & GRAN_HALF_R) ? GLS_R : GLS_W)) : 0;
+    f->aw = f->half ? 0 : w5;
+    f->ar = f->half ? 0 : w6;
+    f->ph = f->half ? w5 : 0;
+    f->oh = f->half ? (goldi_origin_t)w6 : 0;
     f->wowner = (w0 & GRAN_SPLIT) ? origin_tid(f->ow) : f->owner;
 }
 
 static uintptr_t inl_word0(const struct gls_inl *f) {
     bool split = f->mw && f->mr && f->wowner != f->owner;
     goldi_tid_t owner = f->mr ? f->owner : f->wowner;
-    return GRAN_INL | (split ? GRAN_SPLIT : 0) | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 |
+    uintptr_t half = !f->half ? 0 : f->half == 1 + GLS_R ? GRAN_HALF | GRAN_HALF_R : GRAN_HALF;
+    return GRAN_INL | (split ? GRAN_SPLIT : 0) | half | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 |
            (uintptr_t)owner << 32;
 }
 
@@ -814,8 +836,8 @@ static void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
     atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
     atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
     atomic_store_explicit(&w[4], f->reg, memory_order_relaxed);
-    atomic_store_explicit(&w[5], f->aw, memory_order_relaxed);
-    atomic_store_explicit(&w[6], f->ar, memory_order_relaxed);
+    atomic_store_explicit(&w[5], f->half ? f->ph : f->aw, memory_order_relaxed);
+    atomic_store_explicit(&w[6], f->half ? f->oh : f->ar, memory_order_relaxed);
     atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
 }
 
@@ -842,11 +864,8 @@ static uintptr_t inl_lock(struct gls_engine *g, goldi_shadow_word_t *w) {
 }
 
 static uint64_t inl_min_pos(const struct gls_inl *f) {
-    if (!f->mw)
-        return f->pr;
-    if (!f->mr)
-        return f->pw;
-    return f->pw < f->pr ? f->pw : f->pr;
+    uint64_t m = !f->mw ? f->pr : !f->mr ? f->pw : f->pw < f->pr ? f->pw : f->pr;
+    return f->half && f->ph < m ? f->ph : m;
 }
 
 /* The owner's access of bytes `piece` at its epoch start pos (>= both pos):
@@ -917,7 +936,7 @@ static void cent_entry(const struct gls_cent *c, struct gls_entry *e) {
     e->mat = NULL;
 }
 
-/* The entries an inline record stands for, c[0..n). */
+/* The entries an inline record stands for, c[0..n) (n <= INL_CENTS). */
 static uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
     uint32_t n = 0;
     if (f->mw)
@@ -926,47 +945,96 @@ static uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
     if (f->mr)
         c[n++] = (struct gls_cent){ .pos = f->pr, .al = alock_unpack(f->ar), .origin = f->or, .owner = f->owner,
                                     .kind = GLS_R, .mask = f->mr };
+    for (uint32_t i = 0; i < n; i++) {
+        if (f->half != 1 + c[i].kind)
+            continue;
+        GOLDI_DCHECK((c[i].mask & HALF_LO) && (c[i].mask & HALF_HI));   /* (inl_half_normalise) */
+        c[n] = c[i];   /* the high half's entry */
+        c[n].pos = f->ph;
+        c[n].origin = f->oh;
+        c[n++].mask &= HALF_HI;
+        c[i].mask &= HALF_LO;
+        break;
+    }
     return n;
+}
+
+/* A half record whose half kind has bytes in one half only, or the same
+ * history on both, is an ordinary record (the same entries). */
+static void inl_half_normalise(struct gls_inl *f) {
+    if (!f->half)
+        return;
+    bool w = f->half == 1 + GLS_W;
+    uint8_t m = w ? f->mw : f->mr;
+    uint64_t *p = w ? &f->pw : &f->pr;
+    goldi_origin_t *o = w ? &f->ow : &f->or;
+    if (!(m & HALF_LO)) {
+        *p = f->ph;
+        *o = f->oh;
+    } else if ((m & HALF_HI) && (*p != f->ph || *o != f->oh)) {
+        return;
+    }
+    f->half = 0;
+    f->ph = 0;
+    f->oh = 0;
 }
 
 /* The same as temporary entries e[0..n) (for check_granule). */
 static uint32_t inl_entries(const struct gls_inl *f, struct gls_entry *e) {
-    struct gls_cent c[2];
+    struct gls_cent c[INL_CENTS];
     uint32_t n = inl_cents(f, c);
     for (uint32_t i = 0; i < n; i++)
         cent_entry(&c[i], &e[i]);
     return n;
 }
 
-/* The inline record of t standing for c[0..n), if they are t's W and/or R
- * only; false if they are not. f->reg is left 0. */
-static bool inl_of_cents(goldi_tid_t t, const struct gls_cent *c, uint32_t n, struct gls_inl *f) {
-    *f = (struct gls_inl){ .owner = t, .wowner = t };
+/* The inline record standing for c[0..n), if they are W entries of wt and
+ * R entries of t, one of each kind, or two of one kind on the two halves
+ * without alocks (a half record); false if they are not. wt != t makes a
+ * split record: the caller knows its W to be ordered before t's reads.
+ * f->reg is left 0. */
+static bool inl_of_cents(goldi_tid_t t, goldi_tid_t wt, const struct gls_cent *c, uint32_t n, struct gls_inl *f) {
+    *f = (struct gls_inl){ .owner = t, .wowner = wt };
     for (uint32_t i = 0; i < n; i++) {
-        if (c[i].owner != t)
+        bool w = c[i].kind == GLS_W;
+        if ((!w && c[i].kind != GLS_R) || c[i].owner != (w ? wt : t))
             return false;
-        if (c[i].kind == GLS_W && !f->mw)
-            f->mw = c[i].mask, f->pw = c[i].pos, f->ow = c[i].origin, f->aw = alock_pack(c[i].al);
-        else if (c[i].kind == GLS_R && !f->mr)
-            f->mr = c[i].mask, f->pr = c[i].pos, f->or = c[i].origin, f->ar = alock_pack(c[i].al);
-        else
+        uint8_t *m = w ? &f->mw : &f->mr;
+        uint64_t *p = w ? &f->pw : &f->pr, *a = w ? &f->aw : &f->ar;
+        goldi_origin_t *o = w ? &f->ow : &f->or;
+        if (!*m) {
+            *m = c[i].mask, *p = c[i].pos, *o = c[i].origin, *a = alock_pack(c[i].al);
+            continue;
+        }
+        /* a second entry of the kind: the other half's */
+        bool lo_hi = !(*m & HALF_HI) && !(c[i].mask & HALF_LO), hi_lo = !(*m & HALF_LO) && !(c[i].mask & HALF_HI);
+        if (f->half || *a || c[i].al.id || !(lo_hi || hi_lo))
             return false;
+        f->half = (uint8_t)(1 + c[i].kind);
+        f->ph = lo_hi ? c[i].pos : *p;
+        f->oh = lo_hi ? c[i].origin : *o;
+        if (hi_lo)
+            *p = c[i].pos, *o = c[i].origin;
+        *m |= c[i].mask;
     }
+    if (f->half && (f->aw || f->ar))
+        return false;
+    inl_half_normalise(f);
     return true;
 }
 
 /* The same for pool entries es[0..n) (none with a materialised set or of
  * an atomic kind). */
 static bool inl_of_entries(goldi_tid_t t, struct gls_entry *const *es, uint32_t n, struct gls_inl *f) {
-    struct gls_cent c[2];
-    if (n > 2)
+    struct gls_cent c[INL_CENTS];
+    if (n > INL_CENTS)
         return false;
     for (uint32_t i = 0; i < n; i++) {
         if (es[i]->mat || (es[i]->kind != GLS_W && es[i]->kind != GLS_R))
             return false;
         c[i] = entry_cent(es[i]);
     }
-    return inl_of_cents(t, c, n, f);
+    return inl_of_cents(t, t, c, n, f);
 }
 
 /* The owner t's plain access of `piece` to an inline granule it owns, without
@@ -977,6 +1045,118 @@ enum { INL_NO, INL_DONE, INL_KEPT };
 static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event *ev);
 GOLDI_INLINE goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
                                             unsigned size);
+
+/* inl_try's access of `piece` that the record cannot take as it is: t's
+ * bytes of the kind outside piece have another history (op, origin in o3).
+ * If they all lie in the other half from piece, and no alock is held or
+ * recorded (al: the one t would record), the record becomes a half record (the old history on its half,
+ * the new one, t's epoch start and origin o, on piece's); else INL_NO with
+ * nothing changed. Called with the lock bit held (v: w[0] without it);
+ * releases it. */
+static GOLDI_NOINLINE int inl_try_halve(struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t v, uint8_t piece,
+                                        bool write, uint64_t op, uint64_t o3, goldi_origin_t o, uint64_t al) {
+    uint8_t mine = (uint8_t)(v >> (write ? 8 : 16)), h = (piece & HALF_LO) ? HALF_LO : HALF_HI;
+    if (al || (piece & ~h) || (mine & h & ~piece) || atomic_load_explicit(&w[5], memory_order_relaxed) ||
+        atomic_load_explicit(&w[6], memory_order_relaxed)) {
+        atomic_store_explicit(&w[0], v, memory_order_release);   /* not representable */
+        return INL_NO;
+    }
+    unsigned pi = write ? 1 : 2, osh = write ? 0 : 32;
+    uint64_t pos = ts->epoch_pos;
+    if (h == HALF_LO) {   /* the old history moves to the high half's words */
+        atomic_store_explicit(&w[5], op, memory_order_relaxed);
+        atomic_store_explicit(&w[6], (goldi_origin_t)(o3 >> osh), memory_order_relaxed);
+        atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
+        atomic_store_explicit(&w[3], (o3 & ~(UINT64_C(0xffffffff) << osh)) | (uint64_t)o << osh,
+                              memory_order_relaxed);
+    } else {
+        atomic_store_explicit(&w[5], pos, memory_order_relaxed);
+        atomic_store_explicit(&w[6], o, memory_order_relaxed);
+    }
+    uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16);
+    if (write) {
+        mw |= piece;
+        mr &= (uint8_t)~piece;
+    } else {
+        mr |= piece;
+    }
+    uintptr_t nv = (v & ~((uintptr_t)0xffff << 8)) | (uintptr_t)mw << 8 | (uintptr_t)mr << 16 | GRAN_HALF |
+                   (write ? 0 : GRAN_HALF_R);
+    atomic_store_explicit(&w[0], nv, memory_order_release);
+    tstat(ts, GLS_ST_INL_HALF, 1);
+    return INL_DONE;
+}
+
+/* inl_try for t's half record, on its words in place under the lock bit:
+ * the general rule on what a half record holds (all entries of the
+ * access's kind are t's; a read leaves a split record's W alone). An
+ * access of the half kind gives its half(s) its history, and the record
+ * is ordinary again when both halves have the same one; an access of the
+ * other kind is as in inl_try, and a write drops R from its bytes (an R
+ * left on one half only is ordinary again). INL_NO if t holds a lock (no
+ * alock has room here) or the result is not representable (a half with
+ * two histories, or both kinds with one per half). */
+static GOLDI_NOINLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
+                                       uint8_t piece, bool write, uintptr_t pc, unsigned size,
+                                       goldi_origin_t *found) {
+    if (thr->n_held)
+        return INL_NO;
+    if (!*found)
+        *found = access_origin_at(ts, thr, pc, write, size);
+    goldi_origin_t o = *found;
+    if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
+        return INL_NO;
+    unsigned pi = write ? 1 : 2, osh = write ? 0 : 32;
+    uintptr_t halfbits = v & (GRAN_HALF | GRAN_HALF_R);
+    bool own_half = !!(v & GRAN_HALF_R) != write;   /* the access's kind is the half kind */
+    uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16), m = write ? mw : mr;
+    uint64_t pos = ts->epoch_pos, o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
+    uint64_t w5 = atomic_load_explicit(&w[5], memory_order_relaxed), w6 = atomic_load_explicit(&w[6], memory_order_relaxed);
+    uint64_t plo = atomic_load_explicit(&w[pi], memory_order_relaxed), phi = own_half ? w5 : plo;
+    goldi_origin_t olo = (goldi_origin_t)(o3 >> osh), ohi = own_half ? (goldi_origin_t)w6 : olo;
+    bool lo = piece & HALF_LO, hi = piece & HALF_HI;
+    if ((m & piece) == piece && (!lo || plo >= pos) && (!hi || phi >= pos) && !(write && (mr & piece))) {
+        atomic_store_explicit(&w[0], v, memory_order_release);   /* kept (the epoch's first origin stays) */
+        tstat(ts, GLS_ST_KEPT, 1);
+        return INL_KEPT;
+    }
+    uint8_t rest = m & (uint8_t)~piece, nm = m | piece, nmr = write ? mr & (uint8_t)~piece : nm;
+    if ((lo && (rest & HALF_LO) && (plo != pos || olo != o)) || (hi && (rest & HALF_HI) && (phi != pos || ohi != o)))
+        goto unrepresentable;
+    if (lo)
+        plo = pos, olo = o;
+    if (hi)
+        phi = pos, ohi = o;
+    if (!(nm & HALF_LO))
+        plo = phi, olo = ohi;   /* one half only: its history in the kind's own words */
+    /* the access's kind with a history per half; the other kind still so */
+    bool two = (nm & HALF_LO) && (nm & HALF_HI) && (plo != phi || olo != ohi);
+    bool other_two = !own_half && (!write || ((nmr & HALF_LO) && (nmr & HALF_HI)));
+    if (two && other_two)
+        goto unrepresentable;
+    uint64_t o3n = (o3 & ~(UINT64_C(0xffffffff) << osh)) | (uint64_t)olo << osh, n5 = 0, n6 = 0;
+    uintptr_t half = 0;
+    if (two)
+        half = GRAN_HALF | (write ? 0 : GRAN_HALF_R), n5 = phi, n6 = ohi;
+    else if (other_two)
+        half = halfbits, n5 = w5, n6 = w6;   /* the half kind as it was */
+    if (!own_half && write && !other_two && !(nmr & HALF_LO) && nmr) {   /* R left on the high half only */
+        atomic_store_explicit(&w[2], w5, memory_order_relaxed);
+        o3n = (o3n & UINT64_C(0xffffffff)) | (uint64_t)(goldi_origin_t)w6 << 32;
+    }
+    atomic_store_explicit(&w[pi], plo, memory_order_relaxed);
+    atomic_store_explicit(&w[3], o3n, memory_order_relaxed);
+    atomic_store_explicit(&w[5], n5, memory_order_relaxed);
+    atomic_store_explicit(&w[6], n6, memory_order_relaxed);
+    uint8_t nmw = write ? nm : mw;
+    uintptr_t nv = (v & ~((uintptr_t)0xffff << 8) & ~(GRAN_HALF | GRAN_HALF_R)) | half | (uintptr_t)nmw << 8 |
+                   (uintptr_t)nmr << 16;
+    atomic_store_explicit(&w[0], nv, memory_order_release);
+    return INL_DONE;
+unrepresentable:
+    atomic_store_explicit(&w[0], v, memory_order_release);
+    return INL_NO;
+}
 /* v: w[0] as the caller loaded it (with acquire, or under the granule
  * lock). *found is the access's origin, or 0 to find it (pc, size: of the
  * whole access) only if it is stored; found, it is left there for the
@@ -985,6 +1165,8 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
                          bool write, uintptr_t pc, unsigned size, goldi_origin_t *found) {
     if (!inl_is(v) || (v & GRAN_LOCK) || inl_owner(v) != thr->tid || (write && (v & GRAN_SPLIT)))
         return INL_NO;   /* (a split record's W is another thread's: inl_foreign) */
+    if (GOLDI_UNLIKELY(v & GRAN_HALF))
+        return inl_try_half(ts, thr, w, v, piece, write, pc, size, found);
     /* Kept: the bytes already carry an entry of this kind from this epoch
      * with this alock (and a write finds no R to supersede). Nothing changes
      * but the origin, and any access of one epoch is as good a witness of a
@@ -1018,10 +1200,8 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     uint64_t oa = atomic_load_explicit(&w[ai], memory_order_relaxed);
     uint64_t al = thr->n_held ? alock_pack(alock_pick(oa & ALOCK_ID_MASK, thr)) : 0;
     bool same_o = (goldi_origin_t)(o3 >> osh) == o;
-    if ((mine & ~piece) && (op != pos || !same_o || oa != al)) {
-        atomic_store_explicit(&w[0], v, memory_order_release);   /* not representable */
-        return INL_NO;
-    }
+    if ((mine & ~piece) && (op != pos || !same_o || oa != al))
+        return inl_try_halve(ts, w, v, piece, write, op, o3, o, al);
     if (op != pos)
         atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
     if (!same_o)
@@ -1071,10 +1251,10 @@ static uint64_t inl_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shado
     struct gls_inl f;
     inl_read(w, v, &f);
     gran_wipe(w);   /* not inline: the owner's fast path backs off */
-    if (f.mw)
-        inl_materialise(g, ts, w, base, f.wowner, GLS_W, f.mw, f.pw, f.ow, f.aw);
-    if (f.mr)
-        inl_materialise(g, ts, w, base, f.owner, GLS_R, f.mr, f.pr, f.or, f.ar);
+    struct gls_cent c[INL_CENTS];
+    for (uint32_t i = 0, n = inl_cents(&f, c); i < n; i++)
+        inl_materialise(g, ts, w, base, c[i].owner, (enum gls_kind)c[i].kind, c[i].mask, c[i].pos, c[i].origin,
+                        alock_pack(c[i].al));
     if (ts)
         tstat(ts, GLS_ST_INL_EXPAND, 1);
     return f.reg;
@@ -1091,6 +1271,7 @@ static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask
     inl_read(w, v, &f);
     f.mw &= (uint8_t)~mask;
     f.mr &= (uint8_t)~mask;
+    inl_half_normalise(&f);
     if (f.mw || f.mr) {
         inl_store(w, &f);
         return;
@@ -1255,7 +1436,7 @@ static bool inl_pack(struct gls_engine *g, goldi_shadow_word_t *w) {
         return false;
     struct gls_inl f;
     inl_read(w, v, &f);
-    struct gls_cent c[2];
+    struct gls_cent c[INL_CENTS];
     uint32_t n = inl_cents(&f, c);
     bool fits = true;
     for (uint32_t i = 0; i < n; i++)
@@ -2036,14 +2217,16 @@ static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
     uint32_t n;
     struct gls_entry **es = gran_entries(w, buf, &n);
     struct gls_inl f;
-    if (n == 0 || n > 2 || !inl_of_entries(x->t, es, n, &f))
+    if (n == 0 || n > INL_CENTS || !inl_of_entries(x->t, es, n, &f))
         return;
     uint64_t c = inl_min_pos(&f) >> GLS_CHUNK_BITS;
     if (!gls_list_register_granule(x->g->list, x->base, c, x->t))
         return;
     f.reg = c + 1;
     /* es may be an overflow array left with one or two entries: it goes too */
-    struct gls_entry *freed[2] = { es[0], n > 1 ? es[1] : NULL };
+    struct gls_entry *freed[INL_CENTS];
+    for (uint32_t i = 0; i < n; i++)
+        freed[i] = es[i];
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     for (unsigned i = 0; i < GRAN_SLOTS; i++)
         atomic_store_explicit(&w[i], 0, memory_order_relaxed);
@@ -2162,12 +2345,16 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
         return false;
     struct gls_inl f;
     inl_read(w, v, &f);
+    if (f.half) {   /* (the locked path packs it: the rule runs on its cells) */
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return false;
+    }
     uint64_t pos = record ? granule_new_pos(x, &f.reg) : ts->epoch_pos, al = 0;
     if (record && !inl_foreign_ok(ts, x->thr, &f, piece, x->write, x->origin, pos, &al)) {
         atomic_store_explicit(&w[0], v, memory_order_release);
         return false;
     }
-    struct gls_entry c[2], *es[2] = { &c[0], &c[1] };
+    struct gls_entry c[INL_CENTS], *es[INL_CENTS] = { &c[0], &c[1], &c[2] };
     check_granule(x, piece, es, inl_entries(&f, c));
     if (!record) {
         atomic_store_explicit(&w[0], v, memory_order_release);
@@ -2200,8 +2387,8 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
 static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
                                            uintptr_t v, uint8_t piece, bool write, uintptr_t pc, unsigned size,
                                            goldi_origin_t *found) {
-    if (v & GRAN_LOCK)
-        return false;
+    if (v & (GRAN_LOCK | GRAN_HALF))
+        return false;   /* (a half record: the locked path) */
     /* What w[0] alone shows cannot go ahead leaves the line alone, instead
      * of taking and dropping the bit before the locked path takes it again:
      * another thread's R that a read cannot subsume (a granule read by
@@ -2224,7 +2411,7 @@ static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr
     struct gls_inl f;
     inl_read(w, v, &f);
     uint64_t pos = ts->epoch_pos, al;
-    struct gls_cent c[2];
+    struct gls_cent c[INL_CENTS];
     if ((pos >> GLS_CHUNK_BITS) + 1 < f.reg || !inl_foreign_ok(ts, thr, &f, piece, write, origin, pos, &al) ||
         !cents_settled(ts, thr, write, piece, c, inl_cents(&f, c))) {
         atomic_store_explicit(&w[0], v, memory_order_release);
@@ -2296,7 +2483,7 @@ static uint32_t pack_update(struct gls_access *x, struct gls_cent *c, uint32_t n
 static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n,
                           uint64_t reg) {
     struct gls_inl f;
-    if (n > 2 || !inl_of_cents(x->t, c, n, &f))
+    if (n > INL_CENTS || !inl_of_cents(x->t, x->t, c, n, &f))
         return false;
     f.reg = reg;
     inl_store(w, &f);
