@@ -812,13 +812,17 @@ static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
     f->ow = (goldi_origin_t)o;
     f->or = (goldi_origin_t)(o >> 32);
     f->reg = atomic_load_explicit(&w[4], memory_order_relaxed);
-    uint64_t w5 = atomic_load_explicit(&w[5], memory_order_relaxed);
-    uint64_t w6 = atomic_load_explicit(&w[6], memory_order_relaxed);
-    f->half = (w0 & GRAN_HALF) ? (uint8_t)(1 + ((w0 & GRAN_HALF_R) ? GLS_R : GLS_W)) : 0;
-    f->aw = f->half ? 0 : w5;
-    f->ar = f->half ? 0 : w6;
-    f->ph = f->half ? w5 : 0;
-    f->oh = f->half ? (goldi_origin_t)w6 : 0;
+    f->aw = atomic_load_explicit(&w[5], memory_order_relaxed);
+    f->ar = atomic_load_explicit(&w[6], memory_order_relaxed);
+    f->half = 0;
+    f->ph = 0;
+    f->oh = 0;
+    if (GOLDI_UNLIKELY(w0 & GRAN_HALF)) {   /* w[5], w[6]: the high half's pos and origin */
+        f->half = (uint8_t)(1 + ((w0 & GRAN_HALF_R) ? GLS_R : GLS_W));
+        f->ph = f->aw;
+        f->oh = (goldi_origin_t)f->ar;
+        f->aw = f->ar = 0;
+    }
     f->wowner = (w0 & GRAN_SPLIT) ? origin_tid(f->ow) : f->owner;
 }
 
@@ -831,13 +835,13 @@ static uintptr_t inl_word0(const struct gls_inl *f) {
 }
 
 /* Writes every field and releases the lock bit by storing w[0] last. */
-static void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
+GOLDI_INLINE void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
     atomic_store_explicit(&w[1], f->pw, memory_order_relaxed);
     atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
     atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
     atomic_store_explicit(&w[4], f->reg, memory_order_relaxed);
-    atomic_store_explicit(&w[5], f->half ? f->ph : f->aw, memory_order_relaxed);
-    atomic_store_explicit(&w[6], f->half ? f->oh : f->ar, memory_order_relaxed);
+    atomic_store_explicit(&w[5], f->aw | f->ph, memory_order_relaxed);   /* (one of them is 0) */
+    atomic_store_explicit(&w[6], f->ar | f->oh, memory_order_relaxed);
     atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
 }
 
@@ -937,7 +941,7 @@ static void cent_entry(const struct gls_cent *c, struct gls_entry *e) {
 }
 
 /* The entries an inline record stands for, c[0..n) (n <= INL_CENTS). */
-static uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
+GOLDI_INLINE uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
     uint32_t n = 0;
     if (f->mw)
         c[n++] = (struct gls_cent){ .pos = f->pw, .al = alock_unpack(f->aw), .origin = f->ow, .owner = f->wowner,
@@ -945,7 +949,7 @@ static uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
     if (f->mr)
         c[n++] = (struct gls_cent){ .pos = f->pr, .al = alock_unpack(f->ar), .origin = f->or, .owner = f->owner,
                                     .kind = GLS_R, .mask = f->mr };
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; f->half && i < n; i++) {
         if (f->half != 1 + c[i].kind)
             continue;
         GOLDI_DCHECK((c[i].mask & HALF_LO) && (c[i].mask & HALF_HI));   /* (inl_half_normalise) */
@@ -961,7 +965,7 @@ static uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
 
 /* A half record whose half kind has bytes in one half only, or the same
  * history on both, is an ordinary record (the same entries). */
-static void inl_half_normalise(struct gls_inl *f) {
+static GOLDI_NOINLINE void inl_half_normalise(struct gls_inl *f) {
     if (!f->half)
         return;
     bool w = f->half == 1 + GLS_W;
@@ -988,40 +992,51 @@ static uint32_t inl_entries(const struct gls_inl *f, struct gls_entry *e) {
     return n;
 }
 
+/* inl_of_cents' second entry e of a kind (W or R): the other half's, if
+ * the kind's first entry is all on one half and e all on the other, and
+ * neither has an alock (nor any other entry: inl_of_cents checks at the
+ * end). */
+static GOLDI_NOINLINE bool inl_half_add(struct gls_inl *f, const struct gls_cent *e) {
+    bool w = e->kind == GLS_W;
+    if ((!w && e->kind != GLS_R) || f->half)
+        return false;
+    uint8_t *m = w ? &f->mw : &f->mr;
+    uint64_t *p = w ? &f->pw : &f->pr;
+    goldi_origin_t *o = w ? &f->ow : &f->or;
+    bool lo_hi = !(*m & HALF_HI) && !(e->mask & HALF_LO), hi_lo = !(*m & HALF_LO) && !(e->mask & HALF_HI);
+    if ((w ? f->aw : f->ar) || e->al.id || !(lo_hi || hi_lo))
+        return false;
+    f->half = (uint8_t)(1 + e->kind);
+    f->ph = lo_hi ? e->pos : *p;
+    f->oh = lo_hi ? e->origin : *o;
+    if (hi_lo)
+        *p = e->pos, *o = e->origin;
+    *m |= e->mask;
+    return true;
+}
+
 /* The inline record standing for c[0..n), if they are W entries of wt and
  * R entries of t, one of each kind, or two of one kind on the two halves
  * without alocks (a half record); false if they are not. wt != t makes a
  * split record: the caller knows its W to be ordered before t's reads.
  * f->reg is left 0. */
-static bool inl_of_cents(goldi_tid_t t, goldi_tid_t wt, const struct gls_cent *c, uint32_t n, struct gls_inl *f) {
+GOLDI_INLINE bool inl_of_cents(goldi_tid_t t, goldi_tid_t wt, const struct gls_cent *c, uint32_t n, struct gls_inl *f) {
     *f = (struct gls_inl){ .owner = t, .wowner = wt };
     for (uint32_t i = 0; i < n; i++) {
-        bool w = c[i].kind == GLS_W;
-        if ((!w && c[i].kind != GLS_R) || c[i].owner != (w ? wt : t))
+        const struct gls_cent *e = &c[i];
+        if (e->kind == GLS_W && !f->mw && e->owner == wt)
+            f->mw = e->mask, f->pw = e->pos, f->ow = e->origin, f->aw = alock_pack(e->al);
+        else if (e->kind == GLS_R && !f->mr && e->owner == t)
+            f->mr = e->mask, f->pr = e->pos, f->or = e->origin, f->ar = alock_pack(e->al);
+        else if (e->owner != (e->kind == GLS_W ? wt : t) || !inl_half_add(f, e))
             return false;
-        uint8_t *m = w ? &f->mw : &f->mr;
-        uint64_t *p = w ? &f->pw : &f->pr, *a = w ? &f->aw : &f->ar;
-        goldi_origin_t *o = w ? &f->ow : &f->or;
-        if (!*m) {
-            *m = c[i].mask, *p = c[i].pos, *o = c[i].origin, *a = alock_pack(c[i].al);
-            continue;
-        }
-        /* a second entry of the kind: the other half's */
-        bool lo_hi = !(*m & HALF_HI) && !(c[i].mask & HALF_LO), hi_lo = !(*m & HALF_LO) && !(c[i].mask & HALF_HI);
-        if (f->half || *a || c[i].al.id || !(lo_hi || hi_lo))
-            return false;
-        f->half = (uint8_t)(1 + c[i].kind);
-        f->ph = lo_hi ? c[i].pos : *p;
-        f->oh = lo_hi ? c[i].origin : *o;
-        if (hi_lo)
-            *p = c[i].pos, *o = c[i].origin;
-        *m |= c[i].mask;
     }
-    if (f->half && (f->aw || f->ar))
-        return false;
+    if (!f->half)
+        return true;
     inl_half_normalise(f);
-    return true;
+    return !f->half || (!f->aw && !f->ar);   /* (no room for an alock next to a half kind) */
 }
+
 
 /* The same for pool entries es[0..n) (none with a materialised set or of
  * an atomic kind). */
@@ -1163,10 +1178,9 @@ unrepresentable:
  * access's other piece. */
 GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v, uint8_t piece,
                          bool write, uintptr_t pc, unsigned size, goldi_origin_t *found) {
-    if (!inl_is(v) || (v & GRAN_LOCK) || inl_owner(v) != thr->tid || (write && (v & GRAN_SPLIT)))
-        return INL_NO;   /* (a split record's W is another thread's: inl_foreign) */
-    if (GOLDI_UNLIKELY(v & GRAN_HALF))
-        return inl_try_half(ts, thr, w, v, piece, write, pc, size, found);
+    if ((v & (GRAN_INL | GRAN_LOCK | GRAN_HALF)) != GRAN_INL || inl_owner(v) != thr->tid ||
+        (write && (v & GRAN_SPLIT)))
+        return INL_NO;   /* (a split record's W is another thread's: inl_foreign; a half record: inl_try_any) */
     /* Kept: the bytes already carry an entry of this kind from this epoch
      * with this alock (and a write finds no R to supersede). Nothing changes
      * but the origin, and any access of one epoch is as good a witness of a
@@ -1219,6 +1233,16 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     uintptr_t nv = (v & ~((uintptr_t)0xffff << 8)) | (uintptr_t)mw << 8 | (uintptr_t)mr << 16;
     atomic_store_explicit(&w[0], nv, memory_order_release);
     return INL_DONE;
+}
+
+/* inl_try, or inl_try_half for t's half record: the test for one stays out
+ * of inl_try, which whole-granule accesses inline on their hottest path. */
+GOLDI_INLINE int inl_try_any(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
+                             uint8_t piece, bool write, uintptr_t pc, unsigned size, goldi_origin_t *found) {
+    if ((v & (GRAN_INL | GRAN_LOCK | GRAN_HALF)) == (GRAN_INL | GRAN_HALF) && inl_owner(v) == thr->tid &&
+        !(write && (v & GRAN_SPLIT)))
+        return inl_try_half(ts, thr, w, v, piece, write, pc, size, found);
+    return inl_try(ts, thr, w, v, piece, write, pc, size, found);
 }
 
 /* One entry of an expanded inline or packed record, registered in the
@@ -2711,7 +2735,7 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
             if (!record)
                 return;   /* free by the owner: nothing to check against, the reset follows */
             goldi_origin_t o = 0;   /* the origin only if it stores */
-            int r = inl_try(x.ts, x.thr, w, w0, piece, x.write, ev->pc, ev->size, &o);
+            int r = inl_try_any(x.ts, x.thr, w, w0, piece, x.write, ev->pc, ev->size, &o);
             if (r != INL_NO) {
                 if (r == INL_DONE)
                     tstat(x.ts, GLS_ST_INL_SLOW, 1);
@@ -2924,7 +2948,7 @@ GOLDI_INLINE bool piece_lock_free(struct gls_thr *ts, struct goldi_thr *thr, gol
     if (inl_is(w0)) {
         /* The owner first, before anything is built for the general path
          * (array code's common case). */
-        int r = inl_try(ts, thr, w, w0, piece, write, pc, asize, o);
+        int r = inl_try_any(ts, thr, w, w0, piece, write, pc, asize, o);
         if (r == INL_DONE)
             tstat(ts, GLS_ST_INL_FAST, 1);
         if (r != INL_NO)
