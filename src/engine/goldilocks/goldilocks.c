@@ -829,8 +829,8 @@ static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
 static uintptr_t inl_word0(const struct gls_inl *f) {
     bool split = f->mw && f->mr && f->wowner != f->owner;
     goldi_tid_t owner = f->mr ? f->owner : f->wowner;
-    uintptr_t half = !f->half ? 0 : f->half == 1 + GLS_R ? GRAN_HALF | GRAN_HALF_R : GRAN_HALF;
-    return GRAN_INL | (split ? GRAN_SPLIT : 0) | half | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 |
+    static const uintptr_t half[] = { 0, [1 + GLS_W] = GRAN_HALF, [1 + GLS_R] = GRAN_HALF | GRAN_HALF_R };
+    return GRAN_INL | (split ? GRAN_SPLIT : 0) | half[f->half] | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 |
            (uintptr_t)owner << 32;
 }
 
@@ -1028,8 +1028,8 @@ GOLDI_INLINE bool inl_of_cents(goldi_tid_t t, goldi_tid_t wt, const struct gls_c
             f->mw = e->mask, f->pw = e->pos, f->ow = e->origin, f->aw = alock_pack(e->al);
         else if (e->kind == GLS_R && !f->mr && e->owner == t)
             f->mr = e->mask, f->pr = e->pos, f->or = e->origin, f->ar = alock_pack(e->al);
-        else if (e->owner != (e->kind == GLS_W ? wt : t) || !inl_half_add(f, e))
-            return false;
+        else if (e->al.id || e->owner != (e->kind == GLS_W ? wt : t) || !inl_half_add(f, e))
+            return false;   /* (a half kind has no alock) */
     }
     if (!f->half)
         return true;
@@ -1044,11 +1044,12 @@ static bool inl_of_entries(goldi_tid_t t, struct gls_entry *const *es, uint32_t 
     struct gls_cent c[INL_CENTS];
     if (n > INL_CENTS)
         return false;
-    for (uint32_t i = 0; i < n; i++) {
-        if (es[i]->mat || (es[i]->kind != GLS_W && es[i]->kind != GLS_R))
+    for (uint32_t i = 0; i < n; i++)   /* (three entries: a half record, without alocks) */
+        if (es[i]->mat || (es[i]->kind != GLS_W && es[i]->kind != GLS_R) || es[i]->owner != t ||
+            (n == INL_CENTS && es[i]->alock_id))
             return false;
+    for (uint32_t i = 0; i < n; i++)
         c[i] = entry_cent(es[i]);
-    }
     return inl_of_cents(t, t, c, n, f);
 }
 
