@@ -87,6 +87,7 @@ struct goldi_held {
 };
 
 #define GOLDI_ORIGIN_MEMO 64   /* power of two */
+#define GOLDI_LOCKSET_MEMO 64  /* (origin.c's hash takes the top 6 bits) */
 
 /* A thread as engines see it. The runtime embeds one in its thread state; the
  * trace analyzer makes one per trace thread. */
@@ -124,6 +125,13 @@ struct goldi_thr {
     uint32_t lockset;                      /* interned held[] (0 = none held) and */
     uint32_t lockset_bits;                 /* its part of a composed origin (0: too big) ... */
     uint32_t lockset_version;              /* ... valid when this is held_version + 1 */
+    /* one-lock sets interned before, by the lock's address and mode: code
+     * under one lock at a time (a lock per variable, per bucket, per stripe)
+     * finds its set without the shared depot (event/origin.c) */
+    struct goldi_lockset_memo {
+        uintptr_t addr;                    /* 0 = empty */
+        uint64_t set_mode;                 /* set | mode << 32: one load */
+    } lsm[GOLDI_LOCKSET_MEMO];
 };
 
 /* Event flags. */

@@ -256,6 +256,33 @@ goldi_site_t goldi_event_site_interned(const struct goldi_event *ev) {
     return depot_intern(&sites, &e.in);
 }
 
+/* The set of the one lock in (n_held 1), from the thread's memo or the
+ * depot (then memoised). A signal handler's lock operations on this thread
+ * may rewrite an entry between our looks (as they may change held[] while
+ * goldi_thr_lockset_slow copies it: the set only names the locks in
+ * reports): the address is cleared first and set last when an entry is
+ * rewritten, and read again after the set and mode (one word), so a hit is
+ * an entry some writer left whole. */
+static goldi_lockset_t lockset_one(struct goldi_thr *thr, const struct goldi_origin_info *in) {
+    uintptr_t a = in->held_addr[0];
+    uint64_t mode = in->held_mode[0];
+    struct goldi_lockset_memo *e = &thr->lsm[(a * 0x9E3779B97F4A7C15ull) >> 58];   /* (64 slots) */
+    if (a && e->addr == a) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        uint64_t sm = e->set_mode;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (e->addr == a && sm >> 32 == mode)
+            return (goldi_lockset_t)sm;
+    }
+    goldi_lockset_t set = depot_intern(&locksets, in);
+    e->addr = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    e->set_mode = set | mode << 32;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    e->addr = a;
+    return set;
+}
+
 goldi_lockset_t goldi_thr_lockset_slow(struct goldi_thr *thr) {
     /* (the version first: should a signal handler's lock operations change
      * held[] while we read it, the cache stays stale and is built again) */
@@ -269,7 +296,7 @@ goldi_lockset_t goldi_thr_lockset_slow(struct goldi_thr *thr) {
         mode[i] = thr->held[i].mode;
     }
     struct goldi_origin_info in = { .n_held = nh, .held_addr = addr, .held_mode = mode };
-    goldi_lockset_t set = nh ? depot_intern(&locksets, &in) : 0;
+    goldi_lockset_t set = nh == 1 ? lockset_one(thr, &in) : nh ? depot_intern(&locksets, &in) : 0;
     thr->lockset = set;
     thr->lockset_bits = set < (UINT32_C(1) << (31 - GOLDI_ORIGIN_SITE_BITS))
                             ? GOLDI_ORIGIN_COMPOSED | set << GOLDI_ORIGIN_SITE_BITS : 0;

@@ -379,6 +379,33 @@ CASE(origins_follow_lock_changes_without_a_new_site) {
     EXPECT_EQ(goldi_event_origin(&ev), bare);
 }
 
+/* One-lock sets come from the thread's memo (event/origin.c), keyed by the
+ * lock's address and mode: an origin's lock set is the held lock in its
+ * mode through evictions (more locks than memo slots) and mode changes of
+ * the same lock from one access to the next. */
+CASE(origins_one_lock_sets_memoised_by_lock_and_mode) {
+    struct goldi_thr t = { .tid = 11 };
+    struct goldi_event ev = ev_of(GOLDI_EV_READ, &t);
+    ev.size = 4;
+    ev.pc = 0x5555;
+    static char locks[200 * 64];
+    int wrong = 0;
+    for (int round = 0; round < 2; round++)
+        for (int k = 0; k < 200 * 3; k++) {   /* each lock in three modes in a row: X, S, X or S, X, S */
+            int i = k / 3;
+            struct goldi_sync *l = goldi_sync_get((uintptr_t)&locks[i * 64], GOLDI_SYNC_RWLOCK);
+            uint8_t mode = (k + i + round) % 2 ? GOLDI_LOCK_SHARED : GOLDI_LOCK_EXCL;
+            t.held[0] = (struct goldi_held){ l, mode };
+            t.n_held = 1;
+            t.held_version++;
+            struct goldi_origin_info in;
+            wrong += !goldi_origin_lookup(goldi_event_origin(&ev), &in) || in.n_held != 1 ||
+                     in.held_addr[0] != (uintptr_t)&locks[i * 64] || in.held_mode[0] != mode;
+        }
+    EXPECT_EQ(wrong, 0);
+    goldi_sync_forget_range((uintptr_t)locks, sizeof locks);
+}
+
 CASE(sync_table_get_find_reset_forget) {
     static char objs[128];
     uintptr_t a = (uintptr_t)&objs[0];
@@ -411,7 +438,8 @@ int main(void) {
     RUN(dispatch_tracks_held_locks);
     RUN(barrier_generations_get_fresh_tokens);
     RUN(origins_intern_and_cache);
-    RUN(origins_follow_lock_changes_without_a_new_site);   /* (before the next fills the composed lock sets) */
+    RUN(origins_follow_lock_changes_without_a_new_site);
+    RUN(origins_one_lock_sets_memoised_by_lock_and_mode);   /* (before the next fills the composed lock sets) */
     RUN(origins_compose_sites_and_lock_sets);
     RUN(sync_table_get_find_reset_forget);
     RUN(dispatch_delivers_atomic_read_sync_first);
