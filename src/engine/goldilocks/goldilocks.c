@@ -1037,7 +1037,6 @@ GOLDI_INLINE bool inl_of_cents(goldi_tid_t t, goldi_tid_t wt, const struct gls_c
     return !f->half || (!f->aw && !f->ar);   /* (no room for an alock next to a half kind) */
 }
 
-
 /* The same for pool entries es[0..n) (none with a materialised set or of
  * an atomic kind). */
 static bool inl_of_entries(goldi_tid_t t, struct gls_entry *const *es, uint32_t n, struct gls_inl *f) {
@@ -1065,10 +1064,10 @@ GOLDI_INLINE goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_th
 /* inl_try's access of `piece` that the record cannot take as it is: t's
  * bytes of the kind outside piece have another history (op, origin in o3).
  * If they all lie in the other half from piece, and no alock is held or
- * recorded (al: the one t would record), the record becomes a half record (the old history on its half,
- * the new one, t's epoch start and origin o, on piece's); else INL_NO with
- * nothing changed. Called with the lock bit held (v: w[0] without it);
- * releases it. */
+ * recorded (al: the one t would record), the record becomes a half record
+ * (the old history on its half, the new one, t's epoch start and origin o,
+ * on piece's); else INL_NO with nothing changed. Called with the lock bit
+ * held (v: w[0] without it); releases it. */
 static GOLDI_NOINLINE int inl_try_halve(struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t v, uint8_t piece,
                                         bool write, uint64_t op, uint64_t o3, goldi_origin_t o, uint64_t al) {
     uint8_t mine = (uint8_t)(v >> (write ? 8 : 16)), h = (piece & HALF_LO) ? HALF_LO : HALF_HI;
@@ -1173,6 +1172,7 @@ unrepresentable:
     atomic_store_explicit(&w[0], v, memory_order_release);
     return INL_NO;
 }
+
 /* v: w[0] as the caller loaded it (with acquire, or under the granule
  * lock). *found is the access's origin, or 0 to find it (pc, size: of the
  * whole access) only if it is stored; found, it is left there for the
