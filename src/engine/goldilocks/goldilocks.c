@@ -992,10 +992,10 @@ static uint32_t inl_entries(const struct gls_inl *f, struct gls_entry *e) {
     return n;
 }
 
-/* inl_of_cents' second entry e of a kind (W or R): the other half's, if
- * the kind's first entry is all on one half and e all on the other, and
- * neither has an alock (nor any other entry: inl_of_cents checks at the
- * end). */
+/* inl_of_cents' second entry e of a kind (W or R, no alock: the caller
+ * checks): the other half's, if the kind's first entry is all on one half,
+ * has no alock either, and e is all on the other half (no other entry may
+ * have an alock: inl_of_cents checks at the end). */
 static GOLDI_NOINLINE bool inl_half_add(struct gls_inl *f, const struct gls_cent *e) {
     bool w = e->kind == GLS_W;
     if ((!w && e->kind != GLS_R) || f->half)
@@ -1004,7 +1004,7 @@ static GOLDI_NOINLINE bool inl_half_add(struct gls_inl *f, const struct gls_cent
     uint64_t *p = w ? &f->pw : &f->pr;
     goldi_origin_t *o = w ? &f->ow : &f->or;
     bool lo_hi = !(*m & HALF_HI) && !(e->mask & HALF_LO), hi_lo = !(*m & HALF_LO) && !(e->mask & HALF_HI);
-    if ((w ? f->aw : f->ar) || e->al.id || !(lo_hi || hi_lo))
+    if ((w ? f->aw : f->ar) || !(lo_hi || hi_lo))
         return false;
     f->half = (uint8_t)(1 + e->kind);
     f->ph = lo_hi ? e->pos : *p;
@@ -1061,6 +1061,18 @@ static goldi_origin_t access_origin(struct gls_thr *ts, const struct goldi_event
 GOLDI_INLINE goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_thr *thr, uintptr_t pc, bool write,
                                             unsigned size);
 
+/* w[0] v of t's record after t's plain access of `piece` (masks only). */
+GOLDI_INLINE uintptr_t inl_w0_after(uintptr_t v, uint8_t piece, bool write) {
+    uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16);
+    if (write) {
+        mw |= piece;
+        mr &= (uint8_t)~piece;   /* a plain write supersedes every entry on its bytes */
+    } else {
+        mr |= piece;
+    }
+    return (v & ~((uintptr_t)0xffff << 8)) | (uintptr_t)mw << 8 | (uintptr_t)mr << 16;
+}
+
 /* inl_try's access of `piece` that the record cannot take as it is: t's
  * bytes of the kind outside piece have another history (op, origin in o3).
  * If they all lie in the other half from piece, and no alock is held or
@@ -1088,16 +1100,8 @@ static GOLDI_NOINLINE int inl_try_halve(struct gls_thr *ts, goldi_shadow_word_t 
         atomic_store_explicit(&w[5], pos, memory_order_relaxed);
         atomic_store_explicit(&w[6], o, memory_order_relaxed);
     }
-    uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16);
-    if (write) {
-        mw |= piece;
-        mr &= (uint8_t)~piece;
-    } else {
-        mr |= piece;
-    }
-    uintptr_t nv = (v & ~((uintptr_t)0xffff << 8)) | (uintptr_t)mw << 8 | (uintptr_t)mr << 16 | GRAN_HALF |
-                   (write ? 0 : GRAN_HALF_R);
-    atomic_store_explicit(&w[0], nv, memory_order_release);
+    atomic_store_explicit(&w[0], inl_w0_after(v, piece, write) | GRAN_HALF | (write ? 0 : GRAN_HALF_R),
+                          memory_order_release);
     tstat(ts, GLS_ST_INL_HALF, 1);
     return INL_DONE;
 }
@@ -1224,15 +1228,7 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
                               memory_order_relaxed);
     if (oa != al)
         atomic_store_explicit(&w[ai], al, memory_order_relaxed);
-    uint8_t mw = (uint8_t)(v >> 8), mr = reads;
-    if (write) {
-        mw |= piece;
-        mr &= (uint8_t)~piece;   /* a plain write supersedes every entry on its bytes */
-    } else {
-        mr |= piece;
-    }
-    uintptr_t nv = (v & ~((uintptr_t)0xffff << 8)) | (uintptr_t)mw << 8 | (uintptr_t)mr << 16;
-    atomic_store_explicit(&w[0], nv, memory_order_release);
+    atomic_store_explicit(&w[0], inl_w0_after(v, piece, write), memory_order_release);
     return INL_DONE;
 }
 
@@ -2368,12 +2364,12 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     uintptr_t v = inl_lock(x->g, w);
     if (!v)
         return false;
-    struct gls_inl f;
-    inl_read(w, v, &f);
-    if (f.half) {   /* (the locked path packs it: the rule runs on its cells) */
+    if (v & GRAN_HALF) {   /* (the locked path packs it: the rule runs on its cells) */
         atomic_store_explicit(&w[0], v, memory_order_release);
         return false;
     }
+    struct gls_inl f;
+    inl_read(w, v, &f);
     uint64_t pos = record ? granule_new_pos(x, &f.reg) : ts->epoch_pos, al = 0;
     if (record && !inl_foreign_ok(ts, x->thr, &f, piece, x->write, x->origin, pos, &al)) {
         atomic_store_explicit(&w[0], v, memory_order_release);
