@@ -868,13 +868,29 @@ CASE(goldilocks_granule_runs) {
  * shuffled order with repeats, by one thread (one shard), through many
  * compactions (sort, merge, drop stale single granules). When the chunk is
  * closed, every live granule is still listed, nothing outside the pushed
- * ones is, and sorted ascending runs came back as few words. */
+ * ones is, and sorted ascending runs came back as few words. The granules
+ * lie in two regions 2^39 bytes apart: the radix sort's passes run on bytes
+ * 0, 1 and 4 of the granule number and skip the others, and the odd number
+ * of passes leaves the order in the scratch copy, to be copied back. */
 #define RUNS_SPAN 20000u                              /* granules in the test's range */
+#define RUNS_LOW (RUNS_SPAN / 2)                      /* granules in the first region */
 static uint8_t runs_state[RUNS_SPAN];                 /* 0 never pushed, 1 live, 2 stale */
-static const uintptr_t runs_base = 0x123400000000ull;
+static const uintptr_t runs_base = 0x123400000000ull, runs_base_hi = 0x12b400000000ull;
+static uintptr_t runs_addr(uint32_t g) {
+    return g < RUNS_LOW ? runs_base + 8 * (uintptr_t)g : runs_base_hi + 8 * (uintptr_t)(g - RUNS_LOW);
+}
+/* The granule index of a, or RUNS_SPAN if a is outside both regions. */
+static uint32_t runs_index(uintptr_t a) {
+    if (a >= runs_base && a < runs_base + 8 * (uintptr_t)RUNS_LOW)
+        return (uint32_t)((a - runs_base) / 8);
+    if (a >= runs_base_hi && a < runs_base_hi + 8 * (uintptr_t)(RUNS_SPAN - RUNS_LOW))
+        return RUNS_LOW + (uint32_t)((a - runs_base_hi) / 8);
+    return RUNS_SPAN;
+}
 static bool runs_registered(void *ctx, uintptr_t addr, uint64_t c) {
     (void)ctx, (void)c;
-    return runs_state[(addr - runs_base) / 8] == 1;
+    uint32_t g = runs_index(addr);
+    return g < RUNS_SPAN && runs_state[g] == 1;
 }
 
 CASE(goldilocks_registry_runs) {
@@ -890,14 +906,14 @@ CASE(goldilocks_registry_runs) {
             continue;
         }
         runs_state[g] = 1;                           /* (re-)registered: live again */
-        EXPECT(gls_list_register_granule(&l, runs_base + 8 * (uintptr_t)g, 0, 3));
+        EXPECT(gls_list_register_granule(&l, runs_addr(g), 0, 3));
     }
-    uint32_t words_before = 0;
-    for (uint32_t g = 10000; g < 12000; g++) {       /* a sweep over fresh granules: 2 words */
-        runs_state[g] = 1;
-        EXPECT(gls_list_register_granule(&l, runs_base + 8 * (uintptr_t)g, 0, 3));
+    for (uint32_t g = 4000; g < 6000; g++) {         /* sweeps over fresh granules: 2 words each */
+        runs_state[g] = runs_state[g + RUNS_LOW] = 1;
+        EXPECT(gls_list_register_granule(&l, runs_addr(g), 0, 3));
+        EXPECT(gls_list_register_granule(&l, runs_addr(g + RUNS_LOW), 0, 3));
     }
-    uint32_t n;
+    uint32_t n, words_before = 0;
     struct gls_ref *refs = gls_list_close(&l, gls_list_chunk(&l, 0), &n);
     static uint8_t seen[RUNS_SPAN];
     uint32_t outside = 0;
@@ -906,8 +922,8 @@ CASE(goldilocks_registry_runs) {
         uintptr_t a = gls_ref_granule(&refs[i]);
         words_before++;
         for (uint32_t k = 0; k < gls_ref_granules(&refs[i]); k++, a += 8) {
-            uint32_t g = (uint32_t)((a - runs_base) / 8);
-            if (a < runs_base || g >= RUNS_SPAN || !runs_state[g])
+            uint32_t g = runs_index(a);
+            if (g == RUNS_SPAN || !runs_state[g])
                 outside++;
             else
                 seen[g] = 1;

@@ -179,8 +179,8 @@ static bool gran_extend(struct gls_reg *s, uintptr_t addr) {
     return false;
 }
 
-/* Heap sort of runs by start address: in place, O(n log n) whatever the
- * order (a shard of scattered granules holds ~10^5 words). */
+/* Heap sort of runs by start address: in place, O(n log n), for arrays
+ * too small to pay a radix sort's counts. */
 static void runs_sift(uintptr_t *g, uint32_t root, uint32_t n) {
     uintptr_t v = g[root];
     for (uint32_t child; (child = 2 * root + 1) < n; root = child) {
@@ -193,7 +193,7 @@ static void runs_sift(uintptr_t *g, uint32_t root, uint32_t n) {
     g[root] = v;
 }
 
-static void runs_sort(uintptr_t *g, uint32_t n) {
+static void runs_heap_sort(uintptr_t *g, uint32_t n) {
     for (uint32_t i = n / 2; i-- > 0;)
         runs_sift(g, i, n);
     for (uint32_t end = n; end-- > 1;) {
@@ -202,6 +202,49 @@ static void runs_sort(uintptr_t *g, uint32_t n) {
         g[end] = t;
         runs_sift(g, 0, end);
     }
+}
+
+/* Sorts runs by start address. A shard of scattered granules (a hash
+ * table's nodes) holds ~10^5 runs, and the heap sort's 2 log n scattered
+ * comparisons a run were most of registering a granule (hashtable). Beyond
+ * RADIX_MIN runs: an LSD radix sort on the granule number, one byte a pass,
+ * all six counts made in one read; a pass whose byte is the same for every
+ * run moves nothing and is skipped (the runs of one heap share their high
+ * bytes, so three or four passes remain). The counts and the scratch
+ * copy come zeroed from the runtime's allocator. */
+#define RADIX_MIN 256
+#define RADIX_PASSES 6                    /* 48 bits of granule number */
+static void runs_sort(uintptr_t *g, uint32_t n) {
+    if (n < RADIX_MIN) {
+        runs_heap_sort(g, n);
+        return;
+    }
+    uint32_t(*count)[256] = goldi_alloc(sizeof(uint32_t[RADIX_PASSES][256]) + sizeof *g * n);
+    uintptr_t *tmp = (uintptr_t *)(count + RADIX_PASSES), *from = g, *to = tmp;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t key = run_start(g[i]) / GOLDI_GRANULE;
+        for (unsigned p = 0; p < RADIX_PASSES; p++)
+            count[p][key >> (8 * p) & 0xff]++;
+    }
+    for (unsigned p = 0; p < RADIX_PASSES; p++) {
+        uint64_t first = run_start(from[0]) / GOLDI_GRANULE >> (8 * p) & 0xff;
+        if (count[p][first] == n)
+            continue;   /* one byte value for all: the order stands */
+        uint32_t at = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            uint32_t c = count[p][b];
+            count[p][b] = at;
+            at += c;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            to[count[p][run_start(from[i]) / GOLDI_GRANULE >> (8 * p) & 0xff]++] = from[i];
+        uintptr_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != g)
+        goldi_memcpy(g, from, sizeof *g * n);
+    goldi_free(count);
 }
 
 /* Makes room in s's full array: sorts the runs by address, merges the ones
