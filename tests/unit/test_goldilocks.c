@@ -972,8 +972,8 @@ CASE(goldilocks_any_compression) {
  * V0 waiting for V1, which waits for V2, is held by a set holding V2. */
 /* The ANY sweep (a pool grown past sweep_at, no GC): entries whose sets hold
  * every live thread go, the others stay. Runs first, while the pool is
- * empty, so the first batch alone does not reach the first sweep (SWEEP_MIN,
- * 256 Ki entries) and the second does. */
+ * empty, so the first batch alone (32 Ki entries) does not reach the first
+ * sweep (SWEEP_MIN, 64 Ki entries) and the second (256 Ki) does. */
 static void three_reads(int l, struct goldi_thr *const *r, char *a, int n) {
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < n; i++)
@@ -1003,7 +1003,7 @@ CASE(goldilocks_any_sweep) {
         rel(13, T0, M);
     }
     EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0);
-    three_reads(20, T, b, N2);                        /* the pool grows past 256 Ki entries */
+    three_reads(20, T, b, N2);                        /* the pool grows past 64 Ki entries */
     EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0);   /* (accesses do not sweep) */
     EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 4 * (N1 + N2));
     acq(30, T0, M);                                   /* the next sync event sweeps */
@@ -1168,6 +1168,7 @@ static void first_per_byte(const struct eh_log *l, uintptr_t base, size_t n, int
 static void random_vs_vc(int rounds, bool burst, bool halves) {
     int mismatches = 0, races_seen = 0;
     uint64_t mat0 = stat_of("goldilocks.entries_materialised"), hf0 = stat_of("goldilocks.inline_half_records");
+    uint64_t sw0 = stat_of("goldilocks.any_sweeps");
     struct eh_random_cfg cfg = { .thread_choices = 3, .steps = 80, .n_ops = 20, .plain = 8, .mutex = 11,
                                  .rwlock = 13, .atomic = 18, .misc = 19, .n_misc = 4, .burst = burst,
                                  .halves = halves };
@@ -1189,12 +1190,17 @@ static void random_vs_vc(int rounds, bool burst, bool halves) {
     }
     uint64_t mat = stat_of("goldilocks.entries_materialised") - mat0;
     uint64_t hf = stat_of("goldilocks.inline_half_records") - hf0;
+    uint64_t sweeps = stat_of("goldilocks.any_sweeps") - sw0;
     printf("    %d random traces%s: %d racy bytes (vc), %d first-race mismatches, %llu entries materialised, "
-           "%llu half records\n",
+           "%llu half records, %llu ANY sweeps\n",
            rounds, burst ? " with GC bursts" : halves ? " of mostly half accesses" : "", races_seen, mismatches,
-           (unsigned long long)mat, (unsigned long long)hf);
+           (unsigned long long)mat, (unsigned long long)hf, (unsigned long long)sweeps);
     EXPECT(races_seen > rounds / 6);
     EXPECT_EQ(mismatches, 0);
+    /* The pool grows past what the last sweep kept while the traces' entries
+     * live on: a sweep per slab (each looking at them all) unless the next
+     * sweep waits for real growth (gc_sweep). */
+    EXPECT(sweeps <= 10);
     if (burst)
         EXPECT(mat > (uint64_t)rounds);
     if (halves)
