@@ -1073,6 +1073,12 @@ GOLDI_INLINE uintptr_t inl_w0_after(uintptr_t v, uint8_t piece, bool write) {
     return (v & ~((uintptr_t)0xffff << 8)) | (uintptr_t)mw << 8 | (uintptr_t)mr << 16;
 }
 
+/* w[3] (origin W | origin R << 32) with the origin of one kind set to o. */
+GOLDI_INLINE uint64_t inl_o3_with(uint64_t o3, bool write, goldi_origin_t o) {
+    unsigned sh = write ? 0 : 32;
+    return (o3 & ~(UINT64_C(0xffffffff) << sh)) | (uint64_t)o << sh;
+}
+
 /* inl_try's access of `piece` that the record cannot take as it is: t's
  * bytes of the kind outside piece have another history (op, origin in o3).
  * If they all lie in the other half from piece, and no alock is held or
@@ -1094,8 +1100,7 @@ static GOLDI_NOINLINE int inl_try_halve(struct gls_thr *ts, goldi_shadow_word_t 
         atomic_store_explicit(&w[5], op, memory_order_relaxed);
         atomic_store_explicit(&w[6], (goldi_origin_t)(o3 >> osh), memory_order_relaxed);
         atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
-        atomic_store_explicit(&w[3], (o3 & ~(UINT64_C(0xffffffff) << osh)) | (uint64_t)o << osh,
-                              memory_order_relaxed);
+        atomic_store_explicit(&w[3], inl_o3_with(o3, write, o), memory_order_relaxed);
     } else {
         atomic_store_explicit(&w[5], pos, memory_order_relaxed);
         atomic_store_explicit(&w[6], o, memory_order_relaxed);
@@ -1153,7 +1158,7 @@ static GOLDI_NOINLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr
     bool other_two = !own_half && (!write || ((nmr & HALF_LO) && (nmr & HALF_HI)));
     if (two && other_two)
         goto unrepresentable;
-    uint64_t o3n = (o3 & ~(UINT64_C(0xffffffff) << osh)) | (uint64_t)olo << osh, n5 = 0, n6 = 0;
+    uint64_t o3n = inl_o3_with(o3, write, olo), n5 = 0, n6 = 0;
     uintptr_t half = 0;
     if (two)
         half = GRAN_HALF | (write ? 0 : GRAN_HALF_R), n5 = phi, n6 = ohi;
@@ -1161,7 +1166,7 @@ static GOLDI_NOINLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr
         half = halfbits, n5 = w5, n6 = w6;   /* the half kind as it was */
     if (!own_half && write && !other_two && !(nmr & HALF_LO) && nmr) {   /* R left on the high half only */
         atomic_store_explicit(&w[2], w5, memory_order_relaxed);
-        o3n = (o3n & UINT64_C(0xffffffff)) | (uint64_t)(goldi_origin_t)w6 << 32;
+        o3n = inl_o3_with(o3n, false, (goldi_origin_t)w6);
     }
     atomic_store_explicit(&w[pi], plo, memory_order_relaxed);
     atomic_store_explicit(&w[3], o3n, memory_order_relaxed);
@@ -1224,8 +1229,7 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     if (op != pos)
         atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
     if (!same_o)
-        atomic_store_explicit(&w[3], (o3 & ~(UINT64_C(0xffffffff) << osh)) | (uint64_t)o << osh,
-                              memory_order_relaxed);
+        atomic_store_explicit(&w[3], inl_o3_with(o3, write, o), memory_order_relaxed);
     if (oa != al)
         atomic_store_explicit(&w[ai], al, memory_order_relaxed);
     atomic_store_explicit(&w[0], inl_w0_after(v, piece, write), memory_order_release);
