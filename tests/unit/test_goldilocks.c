@@ -780,6 +780,7 @@ CASE(goldilocks_bounded_update_list) {
     fork_(1, T0, T1); fork_(2, T0, T2);
     wr(3, T1, x);                                   /* LS(x) becomes {T1, L, T2}: never T0 */
     uint64_t gc0 = stat_of("goldilocks.gc_runs"), mat0 = stat_of("goldilocks.entries_materialised");
+    uint64_t mapped0 = stat_of("goldilocks.chunks_mapped");
     struct goldi_event a1 = mk(4, GOLDI_EV_LOCK_ACQ, T1), r1 = mk(4, GOLDI_EV_LOCK_REL, T1);
     struct goldi_event a2 = mk(4, GOLDI_EV_LOCK_ACQ, T2), r2 = mk(4, GOLDI_EV_LOCK_REL, T2);
     a1.obj = r1.obj = a2.obj = r2.obj = L;
@@ -790,12 +791,14 @@ CASE(goldilocks_bounded_update_list) {
         goldi_dispatch(&r2);
     }
     uint64_t peak = stat_of("goldilocks.cell_bytes_peak");
+    uint64_t mapped = stat_of("goldilocks.chunks_mapped") - mapped0;
     printf("    10M lock pairs: cells appended %llu, cell bytes peak %llu (%.2f MiB), live %llu, gc runs %llu, "
-           "materialised %llu\n",
+           "materialised %llu, chunks mapped %llu\n",
            (unsigned long long)stat_of("goldilocks.cells_appended"), (unsigned long long)peak, peak / 1048576.0,
            (unsigned long long)stat_of("goldilocks.cell_bytes_live"),
            (unsigned long long)(stat_of("goldilocks.gc_runs") - gc0),
-           (unsigned long long)(stat_of("goldilocks.entries_materialised") - mat0));
+           (unsigned long long)(stat_of("goldilocks.entries_materialised") - mat0), (unsigned long long)mapped);
+    EXPECT(mapped <= (10u << 20) / (GLS_CHUNK * sizeof(struct gls_cell)));   /* freed chunks come back */
     EXPECT(peak < (10u << 20));                     /* the budget (8 MiB of cells) + a chunk */
     EXPECT(stat_of("goldilocks.gc_runs") > gc0 + 50);
     EXPECT(stat_of("goldilocks.entries_materialised") > mat0);
@@ -913,8 +916,9 @@ CASE(goldilocks_registry_runs) {
         EXPECT(gls_list_register_granule(&l, runs_addr(g), 0, 3));
         EXPECT(gls_list_register_granule(&l, runs_addr(g + RUNS_LOW), 0, 3));
     }
-    uint32_t n, words_before = 0;
-    struct gls_ref *refs = gls_list_close(&l, gls_list_chunk(&l, 0), &n);
+    uint32_t cap = 0, words_before = 0;
+    struct gls_ref *refs = NULL;
+    uint32_t n = gls_list_close(&l, gls_list_chunk(&l, 0), &refs, &cap, 0);
     static uint8_t seen[RUNS_SPAN];
     uint32_t outside = 0;
     for (uint32_t i = 0; i < n; i++) {

@@ -25,20 +25,23 @@ static void bytes_add(struct gls_list *l, int64_t d) {
         ;
 }
 
+/* A zeroed chunk: one from the stash, else fresh pages. Called under the
+ * slot's lock, which the other appenders to the chunk wait for: the
+ * stashed chunks were zeroed when they were freed. */
 static struct gls_cell *cells_new(struct gls_list *l) {
     struct gls_cell *c = NULL;
     goldi_spin_lock(&l->stash_lock);
     if (l->n_stash)
         c = l->stash[--l->n_stash];
     goldi_spin_unlock(&l->stash_lock);
-    if (c) {
-        goldi_memset(c, 0, CHUNK_BYTES);
+    if (c)
         return c;
-    }
+    atomic_fetch_add_explicit(&l->chunks_mapped, 1, memory_order_relaxed);
     return goldi_alloc(CHUNK_BYTES);
 }
 
 static void cells_free(struct gls_list *l, struct gls_cell *c) {
+    goldi_memset(c, 0, CHUNK_BYTES);   /* (by the GC, outside the slot lock) */
     goldi_spin_lock(&l->stash_lock);
     if (l->n_stash < GOLDI_ARRAY_SIZE(l->stash)) {
         l->stash[l->n_stash++] = c;
@@ -383,7 +386,7 @@ static uint32_t reg_copy(const struct gls_reg *r, struct gls_ref *out) {
     return r->n_ref + r->n_gran;
 }
 
-struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t *n) {
+uint32_t gls_list_close(struct gls_list *l, struct gls_slot *s, struct gls_ref **buf, uint32_t *cap, uint32_t at) {
     goldi_spin_lock(&s->lock);
     struct gls_reg *regs = atomic_load_explicit(&s->reg, memory_order_relaxed);
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++)
@@ -392,12 +395,20 @@ struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t 
     uint32_t total = 0;
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++)
         total += regs[k].n_ref + regs[k].n_gran;
-    struct gls_ref *all = total ? goldi_alloc(sizeof *all * total) : NULL;
-    uint32_t at = 0;
+    if (at + total > *cap) {   /* (the allocator is the one lock taken under a shard's) */
+        uint32_t c = *cap ? *cap : 64;
+        while (c < at + total)
+            c *= 2;
+        struct gls_ref *grown = goldi_alloc(sizeof *grown * c);
+        if (at)
+            goldi_memcpy(grown, *buf, sizeof *grown * at);
+        goldi_free(*buf);
+        *buf = grown;
+        *cap = c;
+    }
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++) {
         struct gls_reg *r = &regs[k];
-        if (all)
-            at += reg_copy(r, all + at);
+        at += reg_copy(r, *buf + at);
         atomic_fetch_sub_explicit(&l->reg_bytes, sizeof *r->ref * r->cap_ref + sizeof *r->gran * r->cap_gran,
                                   memory_order_relaxed);
         goldi_free(r->ref);
@@ -409,8 +420,7 @@ struct gls_ref *gls_list_close(struct gls_list *l, struct gls_slot *s, uint32_t 
     for (unsigned k = GLS_REG_SHARDS; k-- > 0;)
         goldi_spin_unlock(&regs[k].lock);
     goldi_spin_unlock(&s->lock);
-    *n = total;
-    return all;
+    return total;
 }
 
 uint32_t gls_list_copy_shard(struct gls_list *l, uint64_t c, unsigned k, struct gls_ref **buf, uint32_t *cap) {

@@ -3889,13 +3889,7 @@ static void gc_try(struct gls_engine *g) {
         }
         sc->n_refs = 0;
         for (uint64_t c = c0; c < c1; c++) {
-            uint32_t n;
-            struct gls_ref *r = gls_list_close(l, gls_list_peek(l, c), &n);
-            sc->refs = grow(sc->refs, &sc->cap_refs, sc->n_refs + n, sizeof *sc->refs);
-            if (n)
-                goldi_memcpy(&sc->refs[sc->n_refs], r, sizeof *r * n);
-            sc->n_refs += n;
-            goldi_free(r);
+            sc->n_refs += gls_list_close(l, gls_list_peek(l, c), &sc->refs, &sc->cap_refs, sc->n_refs);
         }
         if (c1 > c0) {
             gc_range(g, c0, c1);
@@ -4203,6 +4197,7 @@ static void gls_stats(void *self, void (*emit)(void *ctx, const char *name, uint
     emit(ctx, "goldilocks.cells_live", live);
     emit(ctx, "goldilocks.cells_peak", peak > live ? peak : live);
     emit(ctx, "goldilocks.chunks_live", atomic_load(&l->chunks_live));
+    emit(ctx, "goldilocks.chunks_mapped", atomic_load(&l->chunks_mapped));
     emit(ctx, "goldilocks.cell_bytes_live", atomic_load(&l->bytes_live));
     emit(ctx, "goldilocks.cell_bytes_peak", atomic_load(&l->bytes_peak));
     emit(ctx, "goldilocks.registry_bytes_live", atomic_load(&l->reg_bytes));
