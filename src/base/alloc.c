@@ -82,6 +82,13 @@ void *goldi_alloc(size_t n) {
     return h + 1;
 }
 
+void *goldi_alloc_committed(size_t n) {
+    struct hdr *h = (struct hdr *)goldi_alloc(n) - 1;
+    if (h->cls == UINT64_MAX)   /* fresh pages; a class block is either reused (zeroed: written) or small */
+        goldi_os_populate(h, h->size);   /* (best effort: before Linux 5.14 pages fault in as before) */
+    return h + 1;
+}
+
 static size_t usable(struct hdr *h) {
     return h->cls == UINT64_MAX ? h->size - HDR : ((size_t)1 << (h->cls + MIN_SHIFT)) - HDR;
 }

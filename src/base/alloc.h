@@ -7,6 +7,12 @@
 
 /* Zero-filled memory of at least n bytes, 16-byte aligned. Dies on OOM. */
 void *goldi_alloc(size_t n);
+/* goldi_alloc for per-thread state that is read before it is written
+ * (filters, caches): its pages are committed for writing up front. A page
+ * read first maps the kernel's shared zero page, and the first write
+ * after it copies that page: a TLB shootdown, an interrupt on every other
+ * core the program runs on. Freed with goldi_free. */
+void *goldi_alloc_committed(size_t n);
 /* Frees memory from goldi_alloc/goldi_realloc (NULL is a no-op). */
 void goldi_free(void *p);
 void *goldi_realloc(void *p, size_t n);

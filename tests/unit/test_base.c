@@ -106,6 +106,25 @@ static int resident_pages(const void *p, size_t n) {
     return k;
 }
 
+/* Per-thread state read before it is written comes committed: no page of
+ * it is the kernel's zero page (whose first write would be a copy and a
+ * TLB shootdown), where a plain big block's pages are not resident yet. */
+CASE(alloc_committed_is_resident_and_zeroed) {
+    size_t before = goldi_alloc_bytes_in_use(), n = 100 * 4096;
+    unsigned char *plain = goldi_alloc(n), *committed = goldi_alloc_committed(n);
+    size_t map = 101 * 4096;                        /* n and the allocator's 16-byte header */
+    EXPECT(resident_pages(plain - 16, map) <= 1);   /* (the header's page, written) */
+    EXPECT_EQ(resident_pages(committed - 16, map), 101);
+    for (size_t i = 0; i < n; i += 512)
+        EXPECT(committed[i] == 0);
+    unsigned char *small = goldi_alloc_committed(40);   /* a class block: as goldi_alloc */
+    EXPECT(small[0] == 0 && small[39] == 0);
+    goldi_free(small);
+    goldi_free(committed);
+    goldi_free(plain);
+    EXPECT_EQ(goldi_alloc_bytes_in_use(), before);
+}
+
 /* goldi_shadow_will_write commits the shadow of an 8 KiB block of the
  * application (64 KiB of words) once empty granules got state on 4 of its
  * 16 shadow pages (512 bytes of the application each): not before, not for
@@ -141,6 +160,7 @@ int main(void) {
     RUN(fmt_matches_libc);
     RUN(fmt_truncates_and_terminates);
     RUN(alloc_sizes_zeroed_and_reused);
+    RUN(alloc_committed_is_resident_and_zeroed);
     RUN(shadow_words_are_per_byte_and_sparse);
     RUN(shadow_for_each_visits_nonzero_words);
     RUN(shadow_will_write_commits_dense_blocks);

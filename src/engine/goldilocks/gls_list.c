@@ -4,8 +4,7 @@
  * the chunk (what the GC must move before freeing it). No libc, no malloc.
  *
  * Lock order: granule lock (held by callers of gls_list_place) -> slot lock ->
- * allocator/stash locks. Nothing is ever taken while a slot lock is held
- * except the allocator. */
+ * registry shard locks -> stash lock -> allocator locks. */
 #include "gls.h"
 #include "../../shadow/shadow.h"
 #include "../../base/alloc.h"
