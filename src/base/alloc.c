@@ -15,9 +15,11 @@
 #define PAGE 4096
 
 struct hdr {
-    uint64_t cls;   /* class index, or UINT64_MAX for a direct mapping */
-    uint64_t size;  /* mapping size for direct mappings */
+    uint64_t cls;   /* class index, or CLS_DIRECT / CLS_COMMITTED for a mapping of its own */
+    uint64_t size;  /* mapping size for those */
 };
+#define CLS_DIRECT UINT64_MAX
+#define CLS_COMMITTED (UINT64_MAX - 1)   /* from goldi_alloc_committed */
 _Static_assert(sizeof(struct hdr) == HDR, "header must keep 16-byte alignment");
 
 struct free_block { struct free_block *next; };
@@ -54,7 +56,7 @@ void *goldi_alloc(size_t n) {
     if (total > ((size_t)1 << MAX_SHIFT)) {
         size_t map = (total + PAGE - 1) & ~(size_t)(PAGE - 1);
         struct hdr *h = goldi_mmap(map);
-        h->cls = UINT64_MAX;
+        h->cls = CLS_DIRECT;
         h->size = map;
         atomic_fetch_add_explicit(&in_use, map, memory_order_relaxed);
         return h + 1;
@@ -82,24 +84,64 @@ void *goldi_alloc(size_t n) {
     return h + 1;
 }
 
+/* Committed blocks freed by threads that ended, kept for the next threads
+ * (a program that starts a thread per task would otherwise commit and
+ * unmap a thread's state each time: the unmap a TLB shootdown). A few
+ * only: they are the state of threads that no longer run. */
+#define COMMITTED_KEEP 8
+static struct {
+    goldi_spinlock_t lock;
+    unsigned n;
+    struct hdr *block[COMMITTED_KEEP];
+} committed;
+
 void *goldi_alloc_committed(size_t n) {
-    struct hdr *h = (struct hdr *)goldi_alloc(n) - 1;
-    if (h->cls == UINT64_MAX)   /* fresh pages; a class block is either reused (zeroed: written) or small */
-        goldi_os_populate(h, h->size);   /* (best effort: before Linux 5.14 pages fault in as before) */
+    size_t total = n + HDR;
+    if (total <= ((size_t)1 << MAX_SHIFT))
+        return goldi_alloc(n);   /* a class block: reused ones were zeroed (written), fresh ones are small */
+    size_t map = (total + PAGE - 1) & ~(size_t)(PAGE - 1);
+    struct hdr *h = NULL;
+    goldi_spin_lock(&committed.lock);
+    for (unsigned i = committed.n; i-- > 0;)
+        if (committed.block[i]->size == map) {
+            h = committed.block[i];
+            committed.block[i] = committed.block[--committed.n];
+            break;
+        }
+    goldi_spin_unlock(&committed.lock);
+    if (h) {
+        goldi_memset(h + 1, 0, map - HDR);
+    } else {
+        h = goldi_mmap(map);
+        goldi_os_populate(h, map);   /* (best effort: before Linux 5.14 pages fault in as before) */
+        h->cls = CLS_COMMITTED;
+        h->size = map;
+    }
+    atomic_fetch_add_explicit(&in_use, map, memory_order_relaxed);
     return h + 1;
 }
 
+static bool committed_keep(struct hdr *h) {
+    goldi_spin_lock(&committed.lock);
+    bool kept = committed.n < COMMITTED_KEEP;
+    if (kept)
+        committed.block[committed.n++] = h;
+    goldi_spin_unlock(&committed.lock);
+    return kept;
+}
+
 static size_t usable(struct hdr *h) {
-    return h->cls == UINT64_MAX ? h->size - HDR : ((size_t)1 << (h->cls + MIN_SHIFT)) - HDR;
+    return h->cls >= CLS_COMMITTED ? h->size - HDR : ((size_t)1 << (h->cls + MIN_SHIFT)) - HDR;
 }
 
 void goldi_free(void *p) {
     if (!p)
         return;
     struct hdr *h = (struct hdr *)p - 1;
-    if (h->cls == UINT64_MAX) {
+    if (h->cls >= CLS_COMMITTED) {
         atomic_fetch_sub_explicit(&in_use, h->size, memory_order_relaxed);
-        goldi_munmap(h, h->size);
+        if (h->cls == CLS_DIRECT || !committed_keep(h))
+            goldi_munmap(h, h->size);
         return;
     }
     GOLDI_CHECK_OP(h->cls, <, N_CLASSES);
@@ -131,9 +173,11 @@ size_t goldi_alloc_bytes_in_use(void) {
 static void alloc_lock(void) {
     for (unsigned c = 0; c < N_CLASSES; c++)
         goldi_spin_lock(&classes[c].lock);
+    goldi_spin_lock(&committed.lock);
 }
 
 static void alloc_unlock(void) {
+    goldi_spin_unlock(&committed.lock);
     for (unsigned c = N_CLASSES; c-- > 0;)
         goldi_spin_unlock(&classes[c].lock);
 }

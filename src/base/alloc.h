@@ -11,7 +11,8 @@ void *goldi_alloc(size_t n);
  * (filters, caches): its pages are committed for writing up front. A page
  * read first maps the kernel's shared zero page, and the first write
  * after it copies that page: a TLB shootdown, an interrupt on every other
- * core the program runs on. Freed with goldi_free. */
+ * core the program runs on. Freed with goldi_free, which keeps a few such
+ * blocks for the next threads. */
 void *goldi_alloc_committed(size_t n);
 /* Frees memory from goldi_alloc/goldi_realloc (NULL is a no-op). */
 void goldi_free(void *p);

@@ -120,7 +120,29 @@ CASE(alloc_committed_is_resident_and_zeroed) {
     unsigned char *small = goldi_alloc_committed(40);   /* a class block: as goldi_alloc */
     EXPECT(small[0] == 0 && small[39] == 0);
     goldi_free(small);
+    /* A freed one is kept for the next thread's state of the same size,
+     * and comes back zeroed; a few are kept, the rest unmapped. */
+    memset(committed, 0x5a, n);
     goldi_free(committed);
+    EXPECT_EQ(resident_pages(committed - 16, map), 101);   /* still mapped: kept */
+    unsigned char *again = goldi_alloc_committed(n);
+    EXPECT(again == committed);
+    for (size_t i = 0; i < n; i += 512)
+        EXPECT(again[i] == 0);
+    unsigned char *many[20];
+    for (int i = 0; i < 20; i++)
+        many[i] = goldi_alloc_committed(n);
+    for (int i = 0; i < 20; i++)
+        goldi_free(many[i]);
+    int kept = 0, unmapped = 0;
+    for (int i = 0; i < 20; i++) {
+        int r = resident_pages(many[i] - 16, map);
+        kept += r == 101;
+        unmapped += r == -1;                         /* (mincore: not mapped) */
+    }
+    EXPECT(kept >= 1 && kept <= 8);
+    EXPECT_EQ(kept + unmapped, 20);
+    goldi_free(again);
     goldi_free(plain);
     EXPECT_EQ(goldi_alloc_bytes_in_use(), before);
 }
