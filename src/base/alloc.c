@@ -15,11 +15,11 @@
 #define PAGE 4096
 
 struct hdr {
-    uint64_t cls;   /* class index, or CLS_DIRECT / CLS_COMMITTED for a mapping of its own */
+    uint64_t cls;   /* class index, or CLS_DIRECT / CLS_THREAD for a mapping of its own */
     uint64_t size;  /* mapping size for those */
 };
 #define CLS_DIRECT UINT64_MAX
-#define CLS_COMMITTED (UINT64_MAX - 1)   /* from goldi_alloc_committed */
+#define CLS_THREAD (UINT64_MAX - 1)   /* from goldi_alloc_thread_state: kept when freed */
 _Static_assert(sizeof(struct hdr) == HDR, "header must keep 16-byte alignment");
 
 struct free_block { struct free_block *next; };
@@ -84,63 +84,63 @@ void *goldi_alloc(size_t n) {
     return h + 1;
 }
 
-/* Committed blocks freed by threads that ended, kept for the next threads
- * (a program that starts a thread per task would otherwise commit and
- * unmap a thread's state each time: the unmap a TLB shootdown). A few
- * only: they are the state of threads that no longer run. */
-#define COMMITTED_KEEP 8
+/* Per-thread state freed by threads that ended, kept for the next threads
+ * (a program that starts a thread per task would otherwise map and unmap a
+ * thread's state each time: the unmap a TLB shootdown on every core, the
+ * pages faulted in again). A few only: they are the state of threads that
+ * no longer run. */
+#define THREAD_KEEP 8
 static struct {
     goldi_spinlock_t lock;
     unsigned n;
-    struct hdr *block[COMMITTED_KEEP];
-} committed;
+    struct hdr *block[THREAD_KEEP];
+} kept;
 
-void *goldi_alloc_committed(size_t n) {
+void *goldi_alloc_thread_state(size_t n) {
     size_t total = n + HDR;
     if (total <= ((size_t)1 << MAX_SHIFT))
-        return goldi_alloc(n);   /* a class block: reused ones were zeroed (written), fresh ones are small */
+        return goldi_alloc(n);
     size_t map = (total + PAGE - 1) & ~(size_t)(PAGE - 1);
     struct hdr *h = NULL;
-    goldi_spin_lock(&committed.lock);
-    for (unsigned i = committed.n; i-- > 0;)
-        if (committed.block[i]->size == map) {
-            h = committed.block[i];
-            committed.block[i] = committed.block[--committed.n];
+    goldi_spin_lock(&kept.lock);
+    for (unsigned i = kept.n; i-- > 0;)
+        if (kept.block[i]->size == map) {
+            h = kept.block[i];
+            kept.block[i] = kept.block[--kept.n];
             break;
         }
-    goldi_spin_unlock(&committed.lock);
+    goldi_spin_unlock(&kept.lock);
     if (h) {
         goldi_memset(h + 1, 0, map - HDR);
     } else {
-        h = goldi_mmap(map);
-        goldi_os_populate(h, map);   /* (best effort: before Linux 5.14 pages fault in as before) */
-        h->cls = CLS_COMMITTED;
+        h = goldi_mmap(map);   /* (pages committed as the thread touches them) */
+        h->cls = CLS_THREAD;
         h->size = map;
     }
     atomic_fetch_add_explicit(&in_use, map, memory_order_relaxed);
     return h + 1;
 }
 
-static bool committed_keep(struct hdr *h) {
-    goldi_spin_lock(&committed.lock);
-    bool kept = committed.n < COMMITTED_KEEP;
-    if (kept)
-        committed.block[committed.n++] = h;
-    goldi_spin_unlock(&committed.lock);
-    return kept;
+static bool thread_state_keep(struct hdr *h) {
+    goldi_spin_lock(&kept.lock);
+    bool ok = kept.n < THREAD_KEEP;
+    if (ok)
+        kept.block[kept.n++] = h;
+    goldi_spin_unlock(&kept.lock);
+    return ok;
 }
 
 static size_t usable(struct hdr *h) {
-    return h->cls >= CLS_COMMITTED ? h->size - HDR : ((size_t)1 << (h->cls + MIN_SHIFT)) - HDR;
+    return h->cls >= CLS_THREAD ? h->size - HDR : ((size_t)1 << (h->cls + MIN_SHIFT)) - HDR;
 }
 
 void goldi_free(void *p) {
     if (!p)
         return;
     struct hdr *h = (struct hdr *)p - 1;
-    if (h->cls >= CLS_COMMITTED) {
+    if (h->cls >= CLS_THREAD) {
         atomic_fetch_sub_explicit(&in_use, h->size, memory_order_relaxed);
-        if (h->cls == CLS_DIRECT || !committed_keep(h))
+        if (h->cls == CLS_DIRECT || !thread_state_keep(h))
             goldi_munmap(h, h->size);
         return;
     }
@@ -173,11 +173,11 @@ size_t goldi_alloc_bytes_in_use(void) {
 static void alloc_lock(void) {
     for (unsigned c = 0; c < N_CLASSES; c++)
         goldi_spin_lock(&classes[c].lock);
-    goldi_spin_lock(&committed.lock);
+    goldi_spin_lock(&kept.lock);
 }
 
 static void alloc_unlock(void) {
-    goldi_spin_unlock(&committed.lock);
+    goldi_spin_unlock(&kept.lock);
     for (unsigned c = N_CLASSES; c-- > 0;)
         goldi_spin_unlock(&classes[c].lock);
 }

@@ -7,13 +7,10 @@
 
 /* Zero-filled memory of at least n bytes, 16-byte aligned. Dies on OOM. */
 void *goldi_alloc(size_t n);
-/* goldi_alloc for per-thread state that is read before it is written
- * (filters, caches): its pages are committed for writing up front. A page
- * read first maps the kernel's shared zero page, and the first write
- * after it copies that page: a TLB shootdown, an interrupt on every other
- * core the program runs on. Freed with goldi_free, which keeps a few such
- * blocks for the next threads. */
-void *goldi_alloc_committed(size_t n);
+/* goldi_alloc for a thread's state (the runtime's, an engine's): freed
+ * with goldi_free, which keeps a few such blocks mapped for the next
+ * threads' state of the same size (zeroed again when handed out). */
+void *goldi_alloc_thread_state(size_t n);
 /* Frees memory from goldi_alloc/goldi_realloc (NULL is a no-op). */
 void goldi_free(void *p);
 void *goldi_realloc(void *p, size_t n);

@@ -86,7 +86,7 @@ static void unlink_locked(struct goldi_rt_thread *t) {
 struct goldi_rt_thread *goldi_rt_thread_new(void) {
     struct goldi_rt_thread *parent = goldi_cur;
     struct goldi_rt_thread *e = goldi_rt_enter();   /* allocator lock: see below */
-    struct goldi_rt_thread *t = goldi_alloc_committed(sizeof *t);   /* (the filter is read first) */
+    struct goldi_rt_thread *t = goldi_alloc_thread_state(sizeof *t);
     goldi_rt_leave(e);
     t->filter_off = t->filter_window.skip = !goldi_opts.filter;
     t->filter_window.left = GOLDI_FILTER_WINDOW;
