@@ -398,11 +398,7 @@ uint32_t gls_list_close(struct gls_list *l, struct gls_slot *s, struct gls_ref *
         uint32_t c = *cap ? *cap : 64;
         while (c < at + total)
             c *= 2;
-        struct gls_ref *grown = goldi_alloc(sizeof *grown * c);
-        if (at)
-            goldi_memcpy(grown, *buf, sizeof *grown * at);
-        goldi_free(*buf);
-        *buf = grown;
+        *buf = goldi_realloc(*buf, sizeof **buf * c);
         *cap = c;
     }
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++) {
