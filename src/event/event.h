@@ -187,11 +187,14 @@ struct goldi_hb_step {
 int goldi_event_hb_steps(const struct goldi_event *ev, struct goldi_hb_step out[GOLDI_HB_MAX_STEPS]);
 
 /* --- Origins --------------------------------------------------------------
- * An origin names "this access by this thread at this stack, holding these
- * locks": (tid, pc, call stack, held locks, size, kind) interned into a
- * 32-bit id. Engines store origins in their shadow state; report/ turns them
- * back into text. Ids are never reused. 0 = unknown.
- * An origin is two interned halves: its site (tid, size, kind, pc and call
+ * An origin names "this access at this stack, holding these locks": (pc,
+ * call stack, held locks, size, kind) interned into a 32-bit id. It does not
+ * name the thread: threads running the same code share origins (the depot
+ * grows with code paths, not with threads started), and whoever stores an
+ * origin keeps the access's thread beside it. Engines store origins in their
+ * shadow state; report/ turns them back into text. Ids are never reused.
+ * 0 = unknown.
+ * An origin is two interned halves: its site (size, kind, pc and call
  * stack) and its lock set (the held locks). While the site id is below
  * 2^GOLDI_ORIGIN_SITE_BITS and the lock-set id below 2^(31 - that), the
  * origin id is composed from the two (top bit set) without a lookup: code
@@ -272,7 +275,6 @@ GOLDI_INLINE void goldi_event_site_memo_put(const struct goldi_event *ev, goldi_
 }
 
 struct goldi_origin_info {
-    goldi_tid_t tid;
     uint32_t size;
     uint32_t flags;             /* GOLDI_ORIGIN_* */
     uint32_t n_frames;          /* frames[0] = pc of the access, then callers */
@@ -285,6 +287,8 @@ struct goldi_origin_info {
 goldi_origin_t goldi_origin_intern(const struct goldi_origin_info *info);
 /* Returns false for an unknown id. */
 bool goldi_origin_lookup(goldi_origin_t id, struct goldi_origin_info *out);
+/* Records interned so far: sites, lock sets, whole pairs (stats). */
+void goldi_origin_counts(uint32_t *sites, uint32_t *locksets, uint32_t *wholes);
 
 /* --- Dispatch --------------------------------------------------------------
  * A sink consumes events: an engine, the trace writer, the explorer. Sinks are

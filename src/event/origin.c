@@ -1,6 +1,8 @@
 /* Origin depot: interns what an origin is made of into dense ids, in two
- * parts. A site is (tid, size, flags, frames): where and what the access
- * was; a lock set is the held locks (address and mode each, in acquisition
+ * parts. A site is (size, flags, frames): where and what the access was,
+ * whichever thread made it (threads that run the same code share its sites,
+ * so the depot grows with the program's code paths, not with the threads it
+ * ever started: the thread of an access travels beside its origin); a lock set is the held locks (address and mode each, in acquisition
  * order). An origin is then the pair, composed arithmetically into one
  * 32-bit id while both parts fit their fields (event.h), so a thread that
  * takes one lock after another at the same code (one bucket lock per
@@ -9,7 +11,7 @@
  * operation. Pairs whose parts do not fit are interned whole in a third
  * depot. Every (site, lock set) has exactly one id either way.
  * Records are immutable once published and never freed (their number is
- * bounded by the program's code paths, threads and locks). Finding a record
+ * bounded by the program's code paths and locks). Finding a record
  * is lock-free (chains only grow at the head, with a release store); one
  * spinlock per depot serialises inserts, which are rare (a new site, lock
  * set or pair), so fork takes three locks to keep the depots whole in the
@@ -27,7 +29,6 @@ struct rec {
     struct rec *next;          /* bucket chain */
     uint64_t hash;
     uint32_t id;
-    goldi_tid_t tid;
     uint32_t size, flags;
     uint32_t n_frames, n_held;
     uintptr_t *frames;         /* n_frames, then n_held lock addresses */
@@ -64,7 +65,7 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 static uint64_t hash_info(const struct goldi_origin_info *in) {
-    uint64_t h = mix(mix(mix(0, in->tid), in->size), in->flags);
+    uint64_t h = mix(mix(0, in->size), in->flags);
     for (uint32_t i = 0; i < in->n_frames; i++)
         h = mix(h, in->frames[i]);
     for (uint32_t i = 0; i < in->n_held; i++)
@@ -74,7 +75,7 @@ static uint64_t hash_info(const struct goldi_origin_info *in) {
 
 /* Does r hold exactly in (already clamped to MAX_FRAMES / GOLDI_MAX_HELD)? */
 static bool same_info(const struct rec *r, const struct goldi_origin_info *in) {
-    if (r->tid != in->tid || r->size != in->size || r->flags != in->flags || r->n_frames != in->n_frames ||
+    if (r->size != in->size || r->flags != in->flags || r->n_frames != in->n_frames ||
         r->n_held != in->n_held)
         return false;
     for (uint32_t i = 0; i < in->n_frames; i++)
@@ -126,7 +127,6 @@ static uint32_t depot_intern(struct depot *d, const struct goldi_origin_info *in
     r->frames = (uintptr_t *)(r + 1);
     r->modes = (uint8_t *)(r->frames + in->n_frames + in->n_held);
     r->hash = h;
-    r->tid = in->tid;
     r->size = in->size;
     r->flags = in->flags;
     r->n_frames = in->n_frames;
@@ -137,7 +137,8 @@ static uint32_t depot_intern(struct depot *d, const struct goldi_origin_info *in
         r->frames[in->n_frames + i] = in->held_addr[i];
         r->modes[i] = in->held_mode[i];
     }
-    r->id = d->next_id++;
+    r->id = d->next_id;
+    __atomic_store_n(&d->next_id, r->id + 1, __ATOMIC_RELAXED);   /* (stats read it without the lock) */
     _Atomic(struct rec *) *slot = id_slot(d, r->id, true);
     if (!slot)
         goldi_die("origin depot full (2^31 distinct sites, lock sets or origins)");
@@ -163,7 +164,7 @@ goldi_origin_t goldi_origin_compose_whole(goldi_site_t site, goldi_lockset_t set
     const struct rec *s = depot_get(&sites, site), *l = depot_get(&locksets, set);
     GOLDI_CHECK(s && (l || !set));
     struct goldi_origin_info in = {
-        .tid = s->tid, .size = s->size, .flags = s->flags, .n_frames = s->n_frames, .frames = s->frames,
+        .size = s->size, .flags = s->flags, .n_frames = s->n_frames, .frames = s->frames,
         .n_held = l ? l->n_held : 0, .held_addr = l ? l->frames : NULL, .held_mode = l ? l->modes : NULL,
     };
     uint32_t id = depot_intern(&wholes, &in);
@@ -194,7 +195,6 @@ bool goldi_origin_lookup(goldi_origin_t id, struct goldi_origin_info *out) {
         if (!s)
             return false;
     }
-    out->tid = s->tid;
     out->size = s->size;
     out->flags = s->flags;
     out->n_frames = s->n_frames;
@@ -203,6 +203,12 @@ bool goldi_origin_lookup(goldi_origin_t id, struct goldi_origin_info *out) {
     out->held_addr = l ? l->frames : s->frames + s->n_frames;
     out->held_mode = l ? l->modes : s->modes;
     return true;
+}
+
+void goldi_origin_counts(uint32_t *n_sites, uint32_t *n_locksets, uint32_t *n_wholes) {
+    *n_sites = __atomic_load_n(&sites.next_id, __ATOMIC_RELAXED) - 1;
+    *n_locksets = __atomic_load_n(&locksets.next_id, __ATOMIC_RELAXED) - 1;
+    *n_wholes = __atomic_load_n(&wholes.next_id, __ATOMIC_RELAXED) - 1;
 }
 
 static uint32_t origin_flags(const struct goldi_event *ev) {
@@ -237,7 +243,7 @@ static void site_info(const struct goldi_event *ev, struct site_info *e) {
     while (depth > 0 && nf < MAX_FRAMES)
         e->frames[nf++] = thr->stack[--depth];
     e->in = (struct goldi_origin_info){
-        .tid = thr->tid, .size = ev->size, .flags = origin_flags(ev), .n_frames = nf, .frames = e->frames,
+        .size = ev->size, .flags = origin_flags(ev), .n_frames = nf, .frames = e->frames,
     };
 }
 

@@ -222,7 +222,6 @@ static void put_access(struct sbuf *b, bool previous, const struct goldi_origin_
         is_free = oi->flags & GOLDI_ORIGIN_FREE;
         if (oi->size)
             size = oi->size;
-        tid = oi->tid;
     }
     if (is_free)
         write = true;
@@ -331,7 +330,7 @@ static void format_report_locked(struct sbuf *b, const struct goldi_race *r,
     put_access(b, false, cur, r->cur_write, r->cur_atomic, r->size, r->addr, r->cur_tid);
     put_access(b, true, prev, r->prev_write, r->prev_atomic, r->size, r->addr, r->prev_tid);
     put_location(b, r->addr);
-    goldi_tid_t ct = cur ? cur->tid : r->cur_tid, pt = prev ? prev->tid : r->prev_tid;
+    goldi_tid_t ct = r->cur_tid, pt = r->prev_tid;
     put_thread(b, ct);
     if (pt != ct)
         put_thread(b, pt);

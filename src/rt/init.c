@@ -80,6 +80,11 @@ static void print_stats(void) {
     goldi_fdprintf(report_fd, "goldi: stats: runtime threads %u\n", goldi_rt_threads_created());
     goldi_fdprintf(report_fd, "goldi: stats: runtime sync_objects %zu\n", goldi_sync_count());
     goldi_fdprintf(report_fd, "goldi: stats: runtime alloc_bytes %zu\n", goldi_alloc_bytes_in_use());
+    uint32_t sites, locksets, wholes;
+    goldi_origin_counts(&sites, &locksets, &wholes);
+    goldi_fdprintf(report_fd, "goldi: stats: runtime origin_sites %u\n", sites);
+    goldi_fdprintf(report_fd, "goldi: stats: runtime origin_locksets %u\n", locksets);
+    goldi_fdprintf(report_fd, "goldi: stats: runtime origin_wholes %u\n", wholes);
     goldi_fdprintf(report_fd, "goldi: stats: runtime filter_windows %llu\n",
                    (unsigned long long)goldi_rt_filter_windows(false));
     goldi_fdprintf(report_fd, "goldi: stats: runtime filter_skips %llu\n",

@@ -64,13 +64,17 @@
  *             life (init/destroy/free), so the replay resets it too.
  *     DEF_ORIGIN          u id, u tid, u size, u flags, u n_frames, frames as
  *                         z deltas (first from 0), u n_held, per lock z delta
- *                         address + u8 mode. Precedes the first event using id.
+ *                         address + u8 mode. Precedes the first event using id
+ *                         in every thread's stream that uses it (origins name
+ *                         no thread: threads running the same code share them);
+ *                         tid is the stream's thread, and every definition of
+ *                         one id has the same frames.
  *     THREAD_INFO         u parent+1 (0 none), u os_tid, u stack_lo, u stack_len,
  *                         u tls_lo, u tls_len. The first record of a thread.
  *   An event's origin is the recording process's goldi_event_origin(ev): the
  *   replay rebuilds the thread's shadow stack from its frames, so engines
- *   intern the same (tid, stack, locks, size, kind) and reports print the
- *   same stacks.
+ *   intern the same (stack, locks, size, kind) and reports print the same
+ *   stacks.
  *
  * META:    u pid, s exe_path, s tool           (s := u length, bytes)
  * MODULES: u n, per module: s path, u bias, u n_ranges, per range u start, u len

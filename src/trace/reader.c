@@ -621,8 +621,14 @@ static int def_origin(struct goldi_trace *t, struct stream *s, struct cur *k, ui
     if (2 * (t->n_origins + 1) > t->cap_origins)
         origin_grow(t);
     struct origin_def *o = origin_slot(t, (uint32_t)id);
-    if (o->id)
-        return fail_rec(t, s, at, "origin %llu defined twice", id, 0);
+    if (o->id) {   /* every stream that uses an origin defines it: the same frames each time */
+        bool same = o->n_frames == nf;
+        for (uint64_t i = 0; same && i < nf; i++)
+            same = o->frames[i] == frames[i];
+        if (!same)
+            return fail_rec(t, s, at, "origin %llu defined twice with different frames", id, 0);
+        return 0;
+    }
     o->id = (uint32_t)id;
     o->n_frames = (uint32_t)nf;
     o->frames = goldi_alloc((nf ? nf : 1) * sizeof *o->frames);

@@ -16,8 +16,9 @@
  *  - after `closing` is set no record is added: an event that observes
  *    closing is dropped, and everything hb-after it observes it too, so the
  *    recorded events are closed under happens-before (a consistent cut).
- *  - an origin is defined (DEF_ORIGIN) once per file, before its first use,
- *    in the stream of the thread whose events use it (origins carry a tid). */
+ *  - an origin is defined (DEF_ORIGIN) in every thread's stream that uses
+ *    it, before its first use there: origins do not name a thread, so many
+ *    threads share one, and the reader decodes each stream on its own. */
 #define _GNU_SOURCE   /* dl_iterate_phdr */
 #include "writer.h"
 #include "format.h"
@@ -52,7 +53,6 @@ static const uint8_t op_of_kind[GOLDI_EV_COUNT] = {
 #define REC_MAX 2048u              /* largest record (DEF_ORIGIN: 64 frames, 32 locks) */
 #define TID_CHUNK_BITS 12
 #define TID_CHUNKS (GOLDI_TRC_MAX_TID >> TID_CHUNK_BITS)
-#define ORIGIN_CHUNK_BITS 16       /* origin ids per bitmap chunk */
 
 struct wthr {
     goldi_spinlock_t lock;
@@ -65,6 +65,8 @@ struct wthr {
     uint64_t prev_addr, prev_sync;
     uint64_t pending_seq;      /* taken at the first access piece, 0 = none */
     bool info_done;            /* THREAD_INFO written */
+    uint32_t *defined;         /* origin ids defined in this stream: open addressing, 0 = empty */
+    uint32_t n_defined, cap_defined;
     struct wthr *next;         /* all states (list_lock) */
 };
 
@@ -96,7 +98,6 @@ static struct {
 } W = {.file_lock = GOLDI_SPINLOCK_INIT, .list_lock = GOLDI_SPINLOCK_INIT, .pool_lock = GOLDI_SPINLOCK_INIT};
 
 static _Atomic(struct wthr *) *tid_table[TID_CHUNKS];
-static _Atomic(_Atomic uint64_t *) origin_bits[1u << (32 - ORIGIN_CHUNK_BITS)];
 
 /* --- file ---------------------------------------------------------------------- */
 
@@ -330,27 +331,34 @@ static void flush_locked(struct wthr *w) {
 
 /* --- origins ------------------------------------------------------------------ */
 
-/* True if the caller is the first to use origin id in this file. */
-static bool origin_claim(uint32_t id) {
-    unsigned ci = id >> ORIGIN_CHUNK_BITS;
-    _Atomic uint64_t *c = atomic_load_explicit(&origin_bits[ci], memory_order_acquire);
-    if (!c) {
-        _Atomic uint64_t *fresh = goldi_alloc(sizeof(uint64_t) << (ORIGIN_CHUNK_BITS - 6));
-        _Atomic uint64_t *expected = NULL;
-        if (atomic_compare_exchange_strong_explicit(&origin_bits[ci], &expected, fresh, memory_order_acq_rel,
-                                                    memory_order_acquire)) {
-            c = fresh;
-        } else {
-            goldi_free(fresh);
-            c = expected;
-        }
-    }
-    uint32_t bit = id & ((1u << ORIGIN_CHUNK_BITS) - 1);
-    uint64_t m = 1ull << (bit & 63);
-    return !(atomic_fetch_or_explicit(&c[bit >> 6], m, memory_order_relaxed) & m);
+static uint32_t *defined_slot(uint32_t *set, uint32_t cap, uint32_t id) {
+    uint32_t i = (uint32_t)((id * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+    while (set[i] && set[i] != id)
+        i = (i + 1) & (cap - 1);
+    return &set[i];
 }
 
-static uint8_t *put_def_origin(uint8_t *p, uint32_t id) {
+/* True if origin id is not yet defined in w's stream (it is from now on).
+ * Caller holds w->lock. */
+static bool origin_claim(struct wthr *w, uint32_t id) {
+    if (w->cap_defined && *defined_slot(w->defined, w->cap_defined, id))
+        return false;
+    if (2 * (w->n_defined + 1) > w->cap_defined) {
+        uint32_t cap = w->cap_defined ? 2 * w->cap_defined : 256;
+        uint32_t *set = goldi_alloc(cap * sizeof *set);
+        for (uint32_t i = 0; i < w->cap_defined; i++)
+            if (w->defined[i])
+                *defined_slot(set, cap, w->defined[i]) = w->defined[i];
+        goldi_free(w->defined);
+        w->defined = set;
+        w->cap_defined = cap;
+    }
+    *defined_slot(w->defined, w->cap_defined, id) = id;
+    w->n_defined++;
+    return true;
+}
+
+static uint8_t *put_def_origin(uint8_t *p, uint32_t id, goldi_tid_t tid) {
     struct goldi_origin_info oi;
     if (!goldi_origin_lookup(id, &oi))
         goldi_memset(&oi, 0, sizeof oi);
@@ -358,7 +366,7 @@ static uint8_t *put_def_origin(uint8_t *p, uint32_t id) {
     uint32_t nh = oi.n_held < GOLDI_TRC_MAX_HELD ? oi.n_held : GOLDI_TRC_MAX_HELD;
     *p++ = GOLDI_TRC_OP_DEF_ORIGIN;
     p = goldi_trc_put_u(p, id);
-    p = goldi_trc_put_u(p, oi.tid);
+    p = goldi_trc_put_u(p, tid);   /* (the stream's thread: origins name none) */
     p = goldi_trc_put_u(p, oi.size);
     p = goldi_trc_put_u(p, oi.flags);
     p = goldi_trc_put_u(p, nf);
@@ -423,8 +431,8 @@ static void encode_locked(struct wthr *w, const struct goldi_event *ev, uint64_t
         w->info_done = true;
         w->n_records++;
     }
-    if (origin && origin_claim(origin)) {
-        p = put_def_origin(p, origin);
+    if (origin && origin_claim(w, origin)) {
+        p = put_def_origin(p, origin, w->tid);
         w->n_records++;
     }
     if (!w->first_seq) {
@@ -577,6 +585,7 @@ static void on_thr_free(void *self, struct goldi_thr *thr) {
     atomic_store(&c[thr->tid & ((1u << TID_CHUNK_BITS) - 1)], NULL);
     goldi_spin_unlock(&W.list_lock);
     goldi_free(w->buf);
+    goldi_free(w->defined);
     goldi_free(w);
 }
 

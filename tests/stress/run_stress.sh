@@ -15,6 +15,8 @@
 #   // STRESS-ENGINES: e1 e2     engines it runs under (default goldilocks vc)
 #   // STRESS-MAX-ALLOC-MB: N    the runtime's own heap (print_stats
 #                                "runtime alloc_bytes") must end below N MiB
+#   // STRESS-MAX-ORIGIN-SITES: N  at most N interned origin sites (print_stats
+#                                "runtime origin_sites": code paths, not threads)
 #   // STRESS-ARGS: ...          program arguments
 #   // STRESS-KNOWN-FAIL: e1 e2  known bug under these engines: a failure is
 #                                reported as XFAIL and passes, a pass as XPASS
@@ -62,8 +64,9 @@ fi
 want_exit=$(hdr STRESS-EXIT | head -1); want_exit=${want_exit:-0}
 want_reports=$(hdr STRESS-REPORTS | head -1); want_reports=${want_reports:-0}
 max_alloc=$(hdr STRESS-MAX-ALLOC-MB | head -1)
+max_sites=$(hdr STRESS-MAX-ORIGIN-SITES | head -1)
 opts="engine=$engine $(hdr STRESS-OPTIONS | head -1)"
-[ -n "$max_alloc" ] && opts="$opts print_stats=1"
+[ -n "$max_alloc$max_sites" ] && opts="$opts print_stats=1"
 args=$(hdr STRESS-ARGS | head -1)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/goldi-stress.XXXXXX")
@@ -110,6 +113,12 @@ if [ -n "$max_alloc" ]; then
   [ -n "$bytes" ] || fail "no 'runtime alloc_bytes' statistics line"
   [ "$bytes" -le $((max_alloc * 1048576)) ] || fail "runtime heap $bytes bytes > $max_alloc MiB"
   echo "runtime heap at exit: $((bytes / 1024)) KiB (limit $max_alloc MiB)"
+fi
+if [ -n "$max_sites" ]; then
+  sites=$(sed -n 's/^goldi: stats: runtime origin_sites //p' "$tmp/stderr" | tail -1)
+  [ -n "$sites" ] || fail "no 'runtime origin_sites' statistics line"
+  [ "$sites" -le "$max_sites" ] || fail "$sites origin sites interned > $max_sites"
+  echo "origin sites: $sites (limit $max_sites)"
 fi
 grep -h "peak RSS" "$tmp/stdout" "$tmp/stderr"
 $xfail && echo "XPASS: $name [$compiler/$engine]: the known bug is gone, drop STRESS-KNOWN-FAIL"

@@ -2,14 +2,16 @@
 // detached ones (at creation or by pthread_detach while running) and 1,500
 // detached by pthread_detach after they finished (their state used to leak,
 // ~4 KiB each: STRESS-MAX-ALLOC-MB catches it), each doing instrumented work ordered by create/join
-// or a semaphore. Memory must stay bounded (per-thread state freed), tids
-// keep working: after the churn one deliberate race between two fresh
-// threads must be reported, exactly once.
+// or a semaphore. Memory must stay bounded (per-thread state freed; origins
+// shared by the threads running the same code: the depot once kept a site
+// per thread and access, ~6 KB a thread), tids keep working: after the churn
+// one deliberate race between two fresh threads must be reported, exactly once.
 // STRESS-EXIT: 66
 // STRESS-REPORTS: 1
 // STRESS-CHECK: SUMMARY: Goldilocks: data race
 // STRESS-CHECK: in late_racer
 // STRESS-MAX-ALLOC-MB: 10
+// STRESS-MAX-ORIGIN-SITES: 100
 #include "stress.h"
 #include <pthread.h>
 #include <semaphore.h>

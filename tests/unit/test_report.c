@@ -121,10 +121,10 @@ static struct goldi_report_config base_cfg(void) {
 static uintptr_t pc_a, pc_b, pc_c;
 static uintptr_t mutex_addr, rwlock_addr;
 
-static goldi_origin_t mk_origin(goldi_tid_t tid, uint32_t size, uint32_t flags, uintptr_t top,
+static goldi_origin_t mk_origin(uint32_t size, uint32_t flags, uintptr_t top,
                                 uint32_t n_held, const uintptr_t *held, const uint8_t *modes) {
     uintptr_t frames[2] = { top, pc_c };
-    struct goldi_origin_info in = { .tid = tid, .size = size, .flags = flags, .n_frames = 2,
+    struct goldi_origin_info in = { .size = size, .flags = flags, .n_frames = 2,
                                     .frames = frames, .n_held = n_held, .held_addr = held,
                                     .held_mode = modes };
     goldi_origin_t id = goldi_origin_intern(&in);
@@ -150,13 +150,13 @@ static void make_origins(void) {
     goldi_sync_get(rwlock_addr, GOLDI_SYNC_RWLOCK);
     uintptr_t held[2] = { mutex_addr, rwlock_addr };
     uint8_t modes[2] = { GOLDI_LOCK_EXCL, GOLDI_LOCK_SHARED };
-    o_write_a = mk_origin(2, 4, GOLDI_ORIGIN_WRITE, pc_a, 0, NULL, NULL);
-    o_read_b = mk_origin(1, 4, 0, pc_b, 2, held, modes);
-    o_write_c = mk_origin(2, 4, GOLDI_ORIGIN_WRITE, pc_c, 0, NULL, NULL);
-    o_read_a = mk_origin(1, 4, 0, pc_a, 0, NULL, NULL);
-    create_origin_t1 = mk_origin(0, 0, 0, pc_c, 0, NULL, NULL);
-    create_origin_t2 = mk_origin(1, 0, 0, pc_b, 0, NULL, NULL);
-    heap_alloc_origin = mk_origin(1, 64, 0, pc_b, 0, NULL, NULL);
+    o_write_a = mk_origin(4, GOLDI_ORIGIN_WRITE, pc_a, 0, NULL, NULL);
+    o_read_b = mk_origin(4, 0, pc_b, 2, held, modes);
+    o_write_c = mk_origin(4, GOLDI_ORIGIN_WRITE, pc_c, 0, NULL, NULL);
+    o_read_a = mk_origin(4, 0, pc_a, 0, NULL, NULL);
+    create_origin_t1 = mk_origin(0, 0, pc_c, 0, NULL, NULL);
+    create_origin_t2 = mk_origin(0, 0, pc_b, 0, NULL, NULL);
+    heap_alloc_origin = mk_origin(64, 0, pc_b, 0, NULL, NULL);
 }
 
 /* --- cases ------------------------------------------------------------------------ */
@@ -264,8 +264,8 @@ CASE(report_text_variants) {
     /* atomic write vs free, on a heap block described by the hook */
     uint8_t *block = malloc(64);   /* a real heap block: in no module */
     heap_block = (uintptr_t)block;
-    goldi_origin_t at = mk_origin(2, 8, GOLDI_ORIGIN_WRITE | GOLDI_ORIGIN_ATOMIC, pc_a, 0, NULL, NULL);
-    goldi_origin_t fr = mk_origin(1, 64, GOLDI_ORIGIN_WRITE | GOLDI_ORIGIN_FREE, pc_b, 0, NULL, NULL);
+    goldi_origin_t at = mk_origin(8, GOLDI_ORIGIN_WRITE | GOLDI_ORIGIN_ATOMIC, pc_a, 0, NULL, NULL);
+    goldi_origin_t fr = mk_origin(64, GOLDI_ORIGIN_WRITE | GOLDI_ORIGIN_FREE, pc_b, 0, NULL, NULL);
     struct goldi_race r = mk_race(heap_block + 8, at, fr);
     r.cur_atomic = true;
     r.why[0] = 0;
@@ -323,7 +323,7 @@ CASE(report_dedup) {
     struct goldi_race r1 = mk_race((uintptr_t)&goldi_test_counter[0], o_write_a, o_read_b);
     struct goldi_race r2 = mk_race((uintptr_t)&goldi_test_counter[3], o_write_a, o_read_b);
     /* (b, a): the same pair of source locations seen from the other side */
-    goldi_origin_t w_b = mk_origin(1, 4, GOLDI_ORIGIN_WRITE, pc_b, 0, NULL, NULL);
+    goldi_origin_t w_b = mk_origin(4, GOLDI_ORIGIN_WRITE, pc_b, 0, NULL, NULL);
     struct goldi_race r3 = mk_race((uintptr_t)&goldi_test_counter[0], w_b, o_read_a);
     goldi_report_race(NULL, &r1);
     goldi_report_race(NULL, &r1);

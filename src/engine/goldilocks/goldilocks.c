@@ -740,7 +740,8 @@ static bool alock_unchanged(const struct goldi_thr *thr, uint64_t id, uint8_t mo
  * general representation would hold.
  *   w[0] = GRAN_INL | GRAN_LOCK? | mask_w << 8 | mask_r << 16 | owner << 32
  *   w[1] = pos of W   w[2] = pos of R   w[3] = origin W | origin R << 32
- *   w[4] = chunk + 1 whose registry holds the granule's ref (<= chunk of both pos)
+ *   w[4] = chunk + 1 whose registry holds the granule's ref (<= chunk of both pos);
+ *          in a split record its low half, and W's thread the high half
  *   w[5], w[6] = alock of W, of R (id | mode << 61 | rw << 62; 0 = none)
  * A half record (GRAN_HALF) holds one kind (R with GRAN_HALF_R, else W) as
  * two entries, one per 4-byte half, with histories of their own: w[1] or
@@ -749,8 +750,10 @@ static bool alock_unchanged(const struct goldi_thr *thr, uint64_t id, uint8_t mo
  * elements read (or written) one element at a time, phase after phase
  * (radix's keys), has the two halves of a granule one epoch apart between
  * the two accesses: without it the granule went packed, under the lock.
- * A split record (GRAN_SPLIT) has a W of another thread, the one whose access
- * origin W is (origins carry their thread), and owner is the thread of R; it
+ * A split record (GRAN_SPLIT) has a W of another thread (the high half of
+ * w[4]: made only while the registry chunk fits the low half, i.e. for the
+ * first 2^44 update-list positions; later the access takes the entries),
+ * and owner is the thread of R; it
  * is made only by a read of owner that found that W ordered before it
  * (inl_foreign), so W happens-before every read R records and the owner's
  * later reads need no check against it: they take the lock-free path, its
@@ -770,6 +773,7 @@ static bool alock_unchanged(const struct goldi_thr *thr, uint64_t id, uint8_t mo
 #define HALF_LO ((uint8_t)0x0f)
 #define HALF_HI ((uint8_t)0xf0)
 #define INL_CENTS 3              /* entries an inline record stands for, at most */
+#define INL_SPLIT_REG_MAX UINT32_MAX   /* largest registry chunk + 1 a split record holds */
 struct gls_inl {
     uint8_t mw, mr;              /* bytes with a W / an R */
     goldi_tid_t owner;           /* thread of R (of W when there is no R) */
@@ -794,12 +798,9 @@ static void gran_wipe(goldi_shadow_word_t *w) {
     atomic_store_explicit(&w[0], 0, memory_order_release);
 }
 
-/* Thread of an interned origin (the W of a split record). */
-static goldi_tid_t origin_tid(goldi_origin_t o) {
-    struct goldi_origin_info info;
-    bool ok = goldi_origin_lookup(o, &info);
-    GOLDI_CHECK(ok);
-    return info.tid;
+/* The registry chunk + 1 of an inline record from its words 0 and 4. */
+GOLDI_INLINE uint64_t inl_reg(uintptr_t w0, uint64_t w4) {
+    return (w0 & GRAN_SPLIT) ? (uint32_t)w4 : w4;
 }
 
 static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
@@ -811,7 +812,8 @@ static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
     uint64_t o = atomic_load_explicit(&w[3], memory_order_relaxed);
     f->ow = (goldi_origin_t)o;
     f->or = (goldi_origin_t)(o >> 32);
-    f->reg = atomic_load_explicit(&w[4], memory_order_relaxed);
+    uint64_t w4 = atomic_load_explicit(&w[4], memory_order_relaxed);
+    f->reg = inl_reg(w0, w4);
     f->aw = atomic_load_explicit(&w[5], memory_order_relaxed);
     f->ar = atomic_load_explicit(&w[6], memory_order_relaxed);
     f->half = 0;
@@ -823,11 +825,15 @@ static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
         f->oh = (goldi_origin_t)f->ar;
         f->aw = f->ar = 0;
     }
-    f->wowner = (w0 & GRAN_SPLIT) ? origin_tid(f->ow) : f->owner;
+    f->wowner = (w0 & GRAN_SPLIT) ? (goldi_tid_t)(w4 >> 32) : f->owner;
+}
+
+GOLDI_INLINE bool inl_split(const struct gls_inl *f) {
+    return f->mw && f->mr && f->wowner != f->owner;
 }
 
 static uintptr_t inl_word0(const struct gls_inl *f) {
-    bool split = f->mw && f->mr && f->wowner != f->owner;
+    bool split = inl_split(f);
     goldi_tid_t owner = f->mr ? f->owner : f->wowner;
     static const uintptr_t half[] = { 0, [1 + GLS_W] = GRAN_HALF, [1 + GLS_R] = GRAN_HALF | GRAN_HALF_R };
     return GRAN_INL | (split ? GRAN_SPLIT : 0) | half[f->half] | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 |
@@ -839,7 +845,12 @@ GOLDI_INLINE void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
     atomic_store_explicit(&w[1], f->pw, memory_order_relaxed);
     atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
     atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
-    atomic_store_explicit(&w[4], f->reg, memory_order_relaxed);
+    uint64_t w4 = f->reg;
+    if (inl_split(f)) {
+        GOLDI_CHECK(f->reg <= INL_SPLIT_REG_MAX);
+        w4 |= (uint64_t)f->wowner << 32;
+    }
+    atomic_store_explicit(&w[4], w4, memory_order_relaxed);
     atomic_store_explicit(&w[5], f->aw | f->ph, memory_order_relaxed);   /* (one of them is 0) */
     atomic_store_explicit(&w[6], f->ar | f->oh, memory_order_relaxed);
     atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
@@ -1503,7 +1514,7 @@ static bool inl_registered(void *ctx, uintptr_t addr, uint64_t c) {
         return false;
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_acquire);
     if (inl_is(w0))
-        return (w0 & GRAN_LOCK) || atomic_load_explicit(&w[4], memory_order_relaxed) == c + 1;
+        return (w0 & GRAN_LOCK) || inl_reg(w0, atomic_load_explicit(&w[4], memory_order_relaxed)) == c + 1;
     if (pack_is(w0))
         return (w0 & GRAN_BUSY) || pack_reg(w0) == c + 1;
     for (unsigned i = 0; i < GRAN_SLOTS; i++)
@@ -2326,7 +2337,7 @@ static bool inl_foreign_ok(struct gls_thr *ts, const struct goldi_thr *thr, stru
         f->mr = 0;
     *al = thr->n_held ? alock_pack(alock_pick(f->owner == t ? f->ar & ALOCK_ID_MASK : 0, thr)) : 0;
     return (!f->mr || (f->owner == t && (!(f->mr & ~piece) || (f->pr == pos && f->or == origin && f->ar == *al)))) &&
-           (!f->mw || f->wowner == t || ((f->mw & piece) && f->ow && origin));
+           (!f->mw || f->wowner == t || ((f->mw & piece) && f->ow && origin && f->reg <= INL_SPLIT_REG_MAX));
 }
 
 /* inl_foreign's update of f, once inl_foreign_ok said yes and the check
