@@ -96,7 +96,7 @@ static struct {
     struct hdr *block[THREAD_KEEP];
 } kept;
 
-/* Zeroes [p, p + n) (16-byte aligned, n a multiple of 16) by clearing only
+/* Zeroes [p, p + n) (8-byte aligned, n a multiple of 8) by clearing only
  * the 64-byte lines that hold something: a kept block's pages its last
  * thread never wrote stay uncommitted (a read maps the kernel's zero page)
  * instead of all being written, so each thread's state costs the memory it
@@ -113,7 +113,7 @@ static void zero_written(void *p, size_t n) {
     }
 }
 
-void *goldi_alloc_thread_state(size_t n) {
+void *goldi_alloc_thread_state(size_t n, size_t keep_off, size_t keep_len) {
     size_t total = n + HDR;
     if (total <= ((size_t)1 << MAX_SHIFT))
         return goldi_alloc(n);
@@ -128,7 +128,9 @@ void *goldi_alloc_thread_state(size_t n) {
         }
     goldi_spin_unlock(&kept.lock);
     if (h) {
-        zero_written(h + 1, map - HDR);
+        GOLDI_CHECK(keep_off % 8 == 0 && keep_len % 8 == 0 && keep_off + keep_len <= map - HDR);
+        zero_written(h + 1, keep_off);
+        zero_written((char *)(h + 1) + keep_off + keep_len, map - HDR - keep_off - keep_len);
     } else {
         h = goldi_mmap(map);   /* (pages committed as the thread touches them) */
         h->cls = CLS_THREAD;

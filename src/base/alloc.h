@@ -9,8 +9,10 @@
 void *goldi_alloc(size_t n);
 /* goldi_alloc for a thread's state (the runtime's, an engine's): freed
  * with goldi_free, which keeps a few such blocks mapped for the next
- * threads' state of the same size (zeroed again when handed out). */
-void *goldi_alloc_thread_state(size_t n);
+ * threads' state of the same size (zeroed again when handed out, except
+ * bytes [keep_off, keep_off + keep_len): caches the caller makes stale by
+ * other means come back as the last thread left them; 8-byte aligned). */
+void *goldi_alloc_thread_state(size_t n, size_t keep_off, size_t keep_len);
 /* Frees memory from goldi_alloc/goldi_realloc (NULL is a no-op). */
 void goldi_free(void *p);
 void *goldi_realloc(void *p, size_t n);

@@ -49,6 +49,13 @@ struct goldi_rt_thread {
     struct goldi_window filter_window;   /* consulted now? (skip: filter_off, or it rarely
                                             answered; hits: answers; left: misses) */
     struct goldi_filter_entry filter[1u << GOLDI_FILTER_BITS];
+    /* The filter outlives its thread: a freed state is kept for the next
+     * thread (goldi_alloc_thread_state) without zeroing the filter (256 KiB
+     * read at every thread start: two thirds of a thread's start and exit
+     * in threadchurn), and the next thread's sync_epoch starts here, past
+     * every epoch its slots hold, so none of them is current (epochs wrap
+     * after 2^32 events, along a chain of threads as within one). */
+    uint32_t filter_epoch_next;
     /* --- cold --- */
     struct goldi_thr thr;   /* what engines see (tid, held locks, shadow stack) */
     uintptr_t pthread;      /* pthread_t of this thread */

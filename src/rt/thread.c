@@ -83,11 +83,21 @@ static void unlink_locked(struct goldi_rt_thread *t) {
         }
 }
 
+/* Frees t's state; the next thread that gets it starts its epochs past
+ * t's (rt.h, filter_epoch_next). */
+static void thread_state_free(struct goldi_rt_thread *t) {
+    t->filter_epoch_next = t->thr.sync_epoch + 1;
+    goldi_free(t);
+}
+
 struct goldi_rt_thread *goldi_rt_thread_new(void) {
     struct goldi_rt_thread *parent = goldi_cur;
     struct goldi_rt_thread *e = goldi_rt_enter();   /* allocator lock: see below */
-    struct goldi_rt_thread *t = goldi_alloc_thread_state(sizeof *t);
+    struct goldi_rt_thread *t = goldi_alloc_thread_state(sizeof *t, offsetof(struct goldi_rt_thread, filter),
+                                                         offsetof(struct goldi_rt_thread, thr) -
+                                                             offsetof(struct goldi_rt_thread, filter));
     goldi_rt_leave(e);
+    t->thr.sync_epoch = t->filter_epoch_next;
     t->filter_off = t->filter_window.skip = !goldi_opts.filter;
     t->filter_window.left = GOLDI_FILTER_WINDOW;
     t->thr.tid = atomic_fetch_add_explicit(&next_tid, 1, memory_order_relaxed);
@@ -250,7 +260,7 @@ void goldi_rt_thread_exit(void) {
         goldi_dispatch_thr_free(&t->thr);
         goldi_cur = NULL;
         cur_dead = true;
-        goldi_free(t);
+        thread_state_free(t);
     }
 }
 
@@ -287,7 +297,7 @@ void goldi_rt_thread_joined(struct goldi_rt_thread *t) {
     }
     /* join returned: the thread is gone from the kernel, nobody reads t */
     goldi_dispatch_thr_free(&t->thr);
-    goldi_free(t);
+    thread_state_free(t);
     goldi_rt_leave(self);
 }
 
@@ -311,7 +321,7 @@ void goldi_rt_thread_detach(struct goldi_rt_thread *t) {
      * before publishing `exited` (thread_exit), so nothing reads t any more
      * and it can go now (leaking it cost ~4 KiB per such thread). */
     goldi_dispatch_thr_free(&t->thr);
-    goldi_free(t);
+    thread_state_free(t);
     goldi_rt_leave(self);
 }
 

@@ -113,21 +113,21 @@ static int resident_pages(const void *p, size_t n) {
 CASE(alloc_thread_state_kept_and_zeroed) {
     size_t before = goldi_alloc_bytes_in_use(), n = 100 * 4096;
     size_t map = 101 * 4096;                        /* n and the allocator's 16-byte header */
-    unsigned char *st = goldi_alloc_thread_state(n);
+    unsigned char *st = goldi_alloc_thread_state(n, 0, 0);
     EXPECT(resident_pages(st - 16, map) <= 1);      /* (the header's page, written) */
-    unsigned char *small = goldi_alloc_thread_state(40);   /* a class block: as goldi_alloc */
+    unsigned char *small = goldi_alloc_thread_state(40, 0, 0);   /* a class block: as goldi_alloc */
     EXPECT(small[0] == 0 && small[39] == 0);
     goldi_free(small);
     memset(st, 0x5a, n);
     goldi_free(st);
     EXPECT_EQ(resident_pages(st - 16, map), 101);   /* still mapped: kept */
-    unsigned char *again = goldi_alloc_thread_state(n);
+    unsigned char *again = goldi_alloc_thread_state(n, 0, 0);
     EXPECT(again == st);
     for (size_t i = 0; i < n; i += 512)
         EXPECT(again[i] == 0);
     unsigned char *many[20];
     for (int i = 0; i < 20; i++) {
-        many[i] = goldi_alloc_thread_state(n);
+        many[i] = goldi_alloc_thread_state(n, 0, 0);
         many[i][0] = 1;
     }
     for (int i = 0; i < 20; i++)
@@ -142,6 +142,25 @@ CASE(alloc_thread_state_kept_and_zeroed) {
     EXPECT_EQ(kept + unmapped, 20);
     goldi_free(again);
     EXPECT_EQ(goldi_alloc_bytes_in_use(), before);
+}
+
+/* A kept range comes back as the last owner left it; the rest is zeroed. */
+CASE(alloc_thread_state_keeps_its_range) {
+    size_t n = 100 * 4096, off = 8 * 4096 + 24, len = 50 * 4096 + 8;
+    unsigned char *st = goldi_alloc_thread_state(n, off, len);
+    memset(st, 0x5a, n);
+    goldi_free(st);
+    unsigned char *again = goldi_alloc_thread_state(n, off, len);
+    EXPECT(again == st);
+    size_t bad_zero = 0, bad_kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool in = i >= off && i < off + len;
+        bad_kept += in && again[i] != 0x5a;
+        bad_zero += !in && again[i] != 0;
+    }
+    EXPECT_EQ(bad_kept, 0);
+    EXPECT_EQ(bad_zero, 0);
+    goldi_free(again);
 }
 
 /* goldi_shadow_will_write commits the shadow of an 8 KiB block of the
@@ -180,6 +199,7 @@ int main(void) {
     RUN(fmt_truncates_and_terminates);
     RUN(alloc_sizes_zeroed_and_reused);
     RUN(alloc_thread_state_kept_and_zeroed);
+    RUN(alloc_thread_state_keeps_its_range);
     RUN(shadow_words_are_per_byte_and_sparse);
     RUN(shadow_for_each_visits_nonzero_words);
     RUN(shadow_will_write_commits_dense_blocks);

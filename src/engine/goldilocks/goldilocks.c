@@ -288,7 +288,7 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     if (GOLDI_LIKELY(s))
         return s;
     _Static_assert(GLS_ST_COUNT <= 40, "gls_thr.st too small");
-    s = goldi_alloc_thread_state(sizeof *s);
+    s = goldi_alloc_thread_state(sizeof *s, 0, 0);
     gls_map_init(&s->map);
     /* No cell of the thread exists yet: any start up to the tail is its epoch. */
     s->epoch_pos = atomic_load(&g->list->tail);
