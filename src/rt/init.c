@@ -86,9 +86,13 @@ static void print_stats(void) {
     goldi_fdprintf(report_fd, "goldi: stats: runtime origin_locksets %u\n", locksets);
     goldi_fdprintf(report_fd, "goldi: stats: runtime origin_wholes %u\n", wholes);
     goldi_fdprintf(report_fd, "goldi: stats: runtime filter_windows %llu\n",
-                   (unsigned long long)goldi_rt_filter_windows(false));
+                   (unsigned long long)goldi_rt_filter_windows(false, false));
     goldi_fdprintf(report_fd, "goldi: stats: runtime filter_skips %llu\n",
-                   (unsigned long long)goldi_rt_filter_windows(true));
+                   (unsigned long long)goldi_rt_filter_windows(false, true));
+    goldi_fdprintf(report_fd, "goldi: stats: runtime gfilter_windows %llu\n",
+                   (unsigned long long)goldi_rt_filter_windows(true, false));
+    goldi_fdprintf(report_fd, "goldi: stats: runtime gfilter_skips %llu\n",
+                   (unsigned long long)goldi_rt_filter_windows(true, true));
     for (unsigned i = 0; i < n_engines; i++)
         if (engine_ops[i]->stats)
             engine_ops[i]->stats(engine_sinks[i]->self, print_stat, (void *)engine_ops[i]->name);
@@ -217,7 +221,7 @@ static void do_init(void) {
     read_options();
     /* T0 was made before the options were read (goldi_opts.filter still 0):
      * without this its filter stayed off for the whole run. */
-    t0->filter_off = t0->filter_window.skip = !goldi_opts.filter;
+    goldi_rt_filters_start(t0, goldi_opts.filter);
     open_log();
     struct goldi_report_config cfg = {
         .fd = report_fd,

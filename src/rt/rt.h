@@ -36,6 +36,36 @@ struct goldi_filter_entry {
     uint16_t size;          /* bytes */
     uint16_t write;         /* 1: write (covers reads too) */
 };
+/* Behind the filter, the same rule by granule: for each 512-byte block of
+ * memory the thread touched lately, which of its 64 granules it read or
+ * wrote whole (an aligned 8- or 16-byte access) in the block's epoch. An
+ * 8- or 16-byte access inside such granules is covered (a write covers
+ * reads too; smaller accesses do not look: radix's 4-byte keys never
+ * mark a granule, and looking cost them 4 % more instructions), so a
+ * sweep that comes back over its data between two synchronization events
+ * (an option array priced 50 times) skips the engine without touching its
+ * shadow, where the
+ * exact-address filter held 16 K accesses and the shadow line is a cache
+ * miss: 32 bytes here stand for 64 shadow lines. Two-way sets (a cache
+ * line each, the most recent block first), 2^13 blocks (4 MiB of data,
+ * 256 KiB per thread, pages committed as touched); a block from another
+ * epoch or address starts empty. */
+#define GOLDI_GFILTER_BITS 13
+/* Consulted in windows of its own, and kept only while its hits are at
+ * least twice its misses: code whose every access is the first to its
+ * granule in the epoch (LU's row updates, where the lookups and marks were
+ * a fifth more instructions) skips it for a span of the filter's windows
+ * and spans (counted there, so that skipping costs the access path one
+ * test). A window of 16 K misses lets a sweep of a few thousand granules
+ * (nbody's positions) mark them all before its repeats are counted. */
+#define GOLDI_GFILTER_WINDOW 16384u  /* misses */
+#define GOLDI_GFILTER_SKIP 64u       /* the filter's windows and spans */
+#define GOLDI_GFILTER_SPAN 9     /* log2 bytes per block: 64 granules */
+struct goldi_gfilter_block {
+    uintptr_t key;          /* address >> GOLDI_GFILTER_SPAN (0: empty) */
+    uint32_t epoch;         /* thr.sync_epoch of the bits */
+    uint64_t r, w;          /* bit i: granule i read / written whole */
+};
 
 /* Per-thread runtime state. The first cache line holds what the access fast
  * path reads: keep it that way. */
@@ -48,13 +78,14 @@ struct goldi_rt_thread {
     bool filter_off;        /* filter disabled (option filter=0) */
     struct goldi_window filter_window;   /* consulted now? (skip: filter_off, or it rarely
                                             answered; hits: answers; left: misses) */
+    struct goldi_window gfilter_window;  /* the granule filter's (left: its misses, or
+                                            the filter's windows while skipped) */
     struct goldi_filter_entry filter[1u << GOLDI_FILTER_BITS];
-    /* The filter outlives its thread: a freed state is kept for the next
-     * thread (goldi_alloc_thread_state) without zeroing the filter (256 KiB
-     * read at every thread start: two thirds of a thread's start and exit
-     * in threadchurn), and the next thread's sync_epoch starts here, past
-     * every epoch its slots hold, so none of them is current (epochs wrap
-     * after 2^32 events, along a chain of threads as within one). */
+    struct goldi_gfilter_block gfilter[1u << GOLDI_GFILTER_BITS];
+    /* The filters outlive their thread: a freed state is kept for the next
+     * thread (goldi_alloc_thread_state) without zeroing them (512 KiB read
+     * at every thread start), and the next thread's sync_epoch starts here,
+     * past every epoch they hold, so none of their entries is current. */
     uint32_t filter_epoch_next;
     /* --- cold --- */
     struct goldi_thr thr;   /* what engines see (tid, held locks, shadow stack) */
@@ -77,8 +108,16 @@ struct goldi_rt_thread {
     uint8_t ll_kind, ll_mo;
 };
 
-/* Filter windows (access.c) ended so far: consulted, or skipped. */
-uint64_t goldi_rt_filter_windows(bool skipped);
+/* Filter windows (access.c) ended so far: consulted, or skipped; the
+ * granule filter's with granule set. */
+uint64_t goldi_rt_filter_windows(bool granule, bool skipped);
+
+/* Both filters on (option filter=1) or off, each starting a window. */
+GOLDI_INLINE void goldi_rt_filters_start(struct goldi_rt_thread *t, bool on) {
+    t->filter_off = !on;
+    t->filter_window = (struct goldi_window){ .skip = !on, .left = GOLDI_FILTER_WINDOW };
+    t->gfilter_window = (struct goldi_window){ .skip = !on, .left = GOLDI_GFILTER_WINDOW };
+}
 
 /* The calling thread's state; NULL before the runtime initialised it. */
 extern GOLDI_TLS struct goldi_rt_thread *goldi_cur;

@@ -98,8 +98,7 @@ struct goldi_rt_thread *goldi_rt_thread_new(void) {
                                                              offsetof(struct goldi_rt_thread, filter));
     goldi_rt_leave(e);
     t->thr.sync_epoch = t->filter_epoch_next;
-    t->filter_off = t->filter_window.skip = !goldi_opts.filter;
-    t->filter_window.left = GOLDI_FILTER_WINDOW;
+    goldi_rt_filters_start(t, goldi_opts.filter);
     t->thr.tid = atomic_fetch_add_explicit(&next_tid, 1, memory_order_relaxed);
     t->thr.parent = parent ? parent->thr.tid : GOLDI_TID_NONE;
     /* Entered around reg_lock here and below: a race report from a signal

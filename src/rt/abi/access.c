@@ -28,31 +28,102 @@ static GOLDI_NOINLINE void access_slow(struct goldi_rt_thread *t, uintptr_t addr
     t->ignore--;
 }
 
-static _Atomic uint64_t filter_windows, filter_skips;   /* windows ended, by outcome (stats) */
+static _Atomic uint64_t filter_windows[2][2];   /* windows ended: [granule filter][skipped] (stats) */
 
-uint64_t goldi_rt_filter_windows(bool skipped) {
-    return atomic_load_explicit(skipped ? &filter_skips : &filter_windows, memory_order_relaxed);
+uint64_t goldi_rt_filter_windows(bool granule, bool skipped) {
+    return atomic_load_explicit(&filter_windows[granule][skipped], memory_order_relaxed);
 }
 
 /* The end of a filter window (rt.h): keep consulting the filter if it
  * answered at least 1 in 16 of the window's misses, else skip it for a
- * while; after a skip, consult it again for a window. */
+ * while; after a skip, consult it again for a window. The granule filter's
+ * skip spans end here too (they count the filter's windows and spans). */
+static GOLDI_NOINLINE void gfilter_adapt(struct goldi_rt_thread *t);
+
 static GOLDI_NOINLINE void filter_adapt(struct goldi_rt_thread *t) {
     if (t->filter_off) {
         t->filter_window.left = GOLDI_FILTER_SKIP;
         return;
     }
+    if (t->gfilter_window.skip && --t->gfilter_window.left == 0)
+        gfilter_adapt(t);   /* its span is over: a window again */
     bool skip = goldi_window_next(&t->filter_window, GOLDI_FILTER_WINDOW, GOLDI_FILTER_SKIP, GOLDI_FILTER_WINDOW / 16);
-    atomic_fetch_add_explicit(skip ? &filter_skips : &filter_windows, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&filter_windows[0][skip], 1, memory_order_relaxed);
+}
+
+/* The end of a granule filter window (its misses) or skip span: it is kept
+ * while its hits are at least twice its misses. Where the shadow is in
+ * cache its lookup and mark cost about what the engine's kept path does,
+ * so only a filter that answers most repeats pays for itself. */
+static GOLDI_NOINLINE void gfilter_adapt(struct goldi_rt_thread *t) {
+    bool skip = goldi_window_next(&t->gfilter_window, GOLDI_GFILTER_WINDOW, GOLDI_GFILTER_SKIP,
+                                  GOLDI_GFILTER_WINDOW * 2);
+    atomic_fetch_add_explicit(&filter_windows[1][skip], 1, memory_order_relaxed);
 }
 
 GOLDI_INLINE struct goldi_filter_entry *filter_slot(struct goldi_rt_thread *t, uintptr_t addr) {
     return &t->filter[((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) & ((1u << GOLDI_FILTER_BITS) - 1)];
 }
 
-/* A plain access the filter did not answer (or was not asked): the filter
- * remembers it, then the engine's shortcut takes it, else an event. Kept
- * out of line so the filter test, the common case, runs in a few registers
+/* The granule filter's set (two blocks, most recent first) for block key. */
+GOLDI_INLINE struct goldi_gfilter_block *gfilter_set(struct goldi_rt_thread *t, uintptr_t key) {
+    return &t->gfilter[(key & ((1u << (GOLDI_GFILTER_BITS - 1)) - 1)) * 2];
+}
+
+/* The granules [addr, addr+size) touches, as bits of its block; 0 if it
+ * leaves the block (at most 16 bytes: then not filtered). */
+GOLDI_INLINE uint64_t gfilter_touched(uintptr_t addr, uint32_t size) {
+    unsigned first = (unsigned)(addr >> 3) & 63, last = (unsigned)((addr + size - 1) >> 3) & 63;
+    return last < first ? 0 : (UINT64_C(2) << last) - (UINT64_C(1) << first);
+}
+
+/* Does the granule filter (rt.h) cover the access? Every granule it touches
+ * (one, or two next to each other) was read (for a read) or written whole
+ * in this epoch. Written for few registers: it runs on the way from the
+ * filter's miss to the engine, in a frameless function. */
+GOLDI_INLINE bool gfilter_covers(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size,
+                                 bool write) {
+    uintptr_t key = addr >> GOLDI_GFILTER_SPAN;
+    const struct goldi_gfilter_block *b = gfilter_set(t, key);
+    if (b->key != key && (++b)->key != key)
+        return false;
+    if (b->epoch != epoch)
+        return false;
+    uint64_t have = write ? b->w : b->w | b->r;
+    unsigned first = (unsigned)(addr >> 3) & 63, last = (unsigned)((addr + size - 1) >> 3) & 63;
+    return last >= first && (have >> first & 1) && (have >> last & 1);
+}
+
+/* Marks the granules an aligned 8- or 16-byte access covers whole (others
+ * mark nothing). Called before the engine runs, as the filter's slot is
+ * written: should a signal handler synchronize in between, the engine
+ * records the access after the handler's event, so the later epoch the
+ * block may then carry holds it too. */
+GOLDI_INLINE void gfilter_mark(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size, bool write) {
+    uint64_t touched = gfilter_touched(addr, size);
+    if (size < GOLDI_GRANULE || ((addr | size) & (GOLDI_GRANULE - 1)) || !touched)
+        return;
+    uintptr_t key = addr >> GOLDI_GFILTER_SPAN;
+    struct goldi_gfilter_block *b = gfilter_set(t, key);
+    if (b[0].key != key) {
+        struct goldi_gfilter_block older = b[0];
+        if (b[1].key == key)
+            b[0] = b[1];
+        else
+            b[0] = (struct goldi_gfilter_block){ .key = key, .epoch = epoch };
+        b[1] = older;
+    }
+    if (b[0].epoch != epoch)
+        b[0] = (struct goldi_gfilter_block){ .key = key, .epoch = epoch };
+    if (write)
+        b[0].w |= touched;
+    else
+        b[0].r |= touched;
+}
+
+/* A plain access the filters did not answer (or were not asked): they
+ * remember it, then the engine's shortcut takes it, else an event. Kept
+ * out of line so the filter tests, the common case, run in a few registers
  * and no stack frame; the slot is written before the engine runs so that
  * only t is live across the call (the frame is one register, not six). A
  * signal handler that finds the slot written a few instructions early
@@ -83,6 +154,30 @@ static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, uint32_t epoch
         filter_adapt(t);
 }
 
+/* The granule filter's test, out of line (the filter's hit path stays
+ * without a frame), then the engine. */
+static GOLDI_NOINLINE void gfilter_miss(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size,
+                                       uint8_t kind, uintptr_t pc) {
+    if (gfilter_covers(t, epoch, addr, size, kind == GOLDI_EV_WRITE)) {
+        /* (a hit of either filter: else the filter's window, whose repeats
+         * the granule filter took, would skip the filter and then both) */
+        t->filter_window.hits++;
+        t->gfilter_window.hits++;
+        if (!t->filter_window.skip) {   /* (covered, so a repeat is too: it takes the shorter test) */
+            struct goldi_filter_entry *f = filter_slot(t, addr);
+            f->addr = addr;
+            f->epoch = epoch;
+            f->size = (uint16_t)size;
+            f->write = kind == GOLDI_EV_WRITE;
+        }
+        return;
+    }
+    gfilter_mark(t, epoch, addr, size, kind == GOLDI_EV_WRITE);
+    if (GOLDI_UNLIKELY(--t->gfilter_window.left == 0))
+        gfilter_adapt(t);
+    access_miss(t, epoch, addr, size, kind, pc);
+}
+
 GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uintptr_t pc) {
     struct goldi_rt_thread *t = goldi_cur;
     if (!t || t->ignore)
@@ -95,7 +190,10 @@ GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uint
             return;
         }
     }
-    access_miss(t, epoch, addr, size, kind, pc);
+    if (size >= GOLDI_GRANULE && !t->gfilter_window.skip)   /* (size is a constant) */
+        gfilter_miss(t, epoch, addr, size, kind, pc);
+    else
+        access_miss(t, epoch, addr, size, kind, pc);
 }
 
 #define R GOLDI_EV_READ
