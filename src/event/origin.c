@@ -1,8 +1,9 @@
 /* Origin depot: interns what an origin is made of into dense ids, in two
  * parts. A site is (size, flags, frames): where and what the access was,
- * whichever thread made it (threads that run the same code share its sites,
- * so the depot grows with the program's code paths, not with the threads it
- * ever started: the thread of an access travels beside its origin); a lock set is the held locks (address and mode each, in acquisition
+ * whichever thread made it (threads that run the same code share their
+ * sites, so the depot grows with the program's code paths, not with the
+ * threads it ever started: the thread of an access travels beside its
+ * origin); a lock set is the held locks (address and mode each, in acquisition
  * order). An origin is then the pair, composed arithmetically into one
  * 32-bit id while both parts fit their fields (event.h), so a thread that
  * takes one lock after another at the same code (one bucket lock per
