@@ -68,7 +68,8 @@
  *                         in every thread's stream that uses it (origins name
  *                         no thread: threads running the same code share them);
  *                         tid is the stream's thread, and every definition of
- *                         one id has the same frames.
+ *                         one id has the same frames. An event whose origin its
+ *                         own stream has not defined yet makes the file corrupt.
  *     THREAD_INFO         u parent+1 (0 none), u os_tid, u stack_lo, u stack_len,
  *                         u tls_lo, u tls_len. The first record of a thread.
  *   An event's origin is the recording process's goldi_event_origin(ev): the

@@ -13,6 +13,7 @@
  *    gives it fresh tokens too. */
 #include "reader.h"
 #include "format.h"
+#include "idset.h"
 #include "names.h"
 #include "zstd.h"
 #include "../base/alloc.h"
@@ -72,6 +73,7 @@ struct stream {
     uint32_t prev_origin;
     bool has_rec, done;
     struct rec rec;             /* next event */
+    struct goldi_idset defined; /* origins this stream has defined so far */
 };
 
 enum { TS_NONE, TS_RUNNING, TS_EXITED, TS_JOINED };
@@ -620,6 +622,7 @@ static int def_origin(struct goldi_trace *t, struct stream *s, struct cur *k, ui
         return fail_rec(t, s, at, "malformed origin definition %llu", id, 0);
     if (2 * (t->n_origins + 1) > t->cap_origins)
         origin_grow(t);
+    goldi_idset_add(&s->defined, (uint32_t)id);
     struct origin_def *o = origin_slot(t, (uint32_t)id);
     if (o->id) {   /* every stream that uses an origin defines it: the same frames each time */
         bool same = o->n_frames == nf;
@@ -713,6 +716,8 @@ static int advance(struct goldi_trace *t, struct stream *s) {
             if (o > UINT32_MAX)
                 return fail_rec(t, s, at, "bad origin id %llu", o, 0);
             r->origin = (uint32_t)o;
+            if (o && !goldi_idset_has(&s->defined, r->origin))
+                return fail_rec(t, s, at, "origin %llu used before this thread's stream defines it", o, 0);
         }
         s->prev_origin = r->origin;
         uint64_t v;
@@ -1078,6 +1083,7 @@ void goldi_trace_close(struct goldi_trace *t) {
     for (uint32_t i = 0; i < t->n_streams; i++) {
         goldi_free(t->streams[i].chunks);
         goldi_free(t->streams[i].owned);
+        goldi_idset_free(&t->streams[i].defined);
     }
     goldi_free(t->streams);
     for (uint32_t i = 0; i < t->n_mods; i++) {

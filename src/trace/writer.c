@@ -22,6 +22,7 @@
 #define _GNU_SOURCE   /* dl_iterate_phdr */
 #include "writer.h"
 #include "format.h"
+#include "idset.h"
 #include "names.h"
 #include "zstd.h"
 #include "../base/alloc.h"
@@ -65,8 +66,7 @@ struct wthr {
     uint64_t prev_addr, prev_sync;
     uint64_t pending_seq;      /* taken at the first access piece, 0 = none */
     bool info_done;            /* THREAD_INFO written */
-    uint32_t *defined;         /* origin ids defined in this stream: open addressing, 0 = empty */
-    uint32_t n_defined, cap_defined;
+    struct goldi_idset defined; /* origin ids defined in this stream */
     struct wthr *next;         /* all states (list_lock) */
 };
 
@@ -331,33 +331,6 @@ static void flush_locked(struct wthr *w) {
 
 /* --- origins ------------------------------------------------------------------ */
 
-static uint32_t *defined_slot(uint32_t *set, uint32_t cap, uint32_t id) {
-    uint32_t i = (uint32_t)((id * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
-    while (set[i] && set[i] != id)
-        i = (i + 1) & (cap - 1);
-    return &set[i];
-}
-
-/* True if origin id is not yet defined in w's stream (it is from now on).
- * Caller holds w->lock. */
-static bool origin_claim(struct wthr *w, uint32_t id) {
-    if (w->cap_defined && *defined_slot(w->defined, w->cap_defined, id))
-        return false;
-    if (2 * (w->n_defined + 1) > w->cap_defined) {
-        uint32_t cap = w->cap_defined ? 2 * w->cap_defined : 256;
-        uint32_t *set = goldi_alloc(cap * sizeof *set);
-        for (uint32_t i = 0; i < w->cap_defined; i++)
-            if (w->defined[i])
-                *defined_slot(set, cap, w->defined[i]) = w->defined[i];
-        goldi_free(w->defined);
-        w->defined = set;
-        w->cap_defined = cap;
-    }
-    *defined_slot(w->defined, w->cap_defined, id) = id;
-    w->n_defined++;
-    return true;
-}
-
 static uint8_t *put_def_origin(uint8_t *p, uint32_t id, goldi_tid_t tid) {
     struct goldi_origin_info oi;
     if (!goldi_origin_lookup(id, &oi))
@@ -431,7 +404,7 @@ static void encode_locked(struct wthr *w, const struct goldi_event *ev, uint64_t
         w->info_done = true;
         w->n_records++;
     }
-    if (origin && origin_claim(w, origin)) {
+    if (origin && goldi_idset_add(&w->defined, origin)) {
         p = put_def_origin(p, origin, w->tid);
         w->n_records++;
     }
@@ -585,7 +558,7 @@ static void on_thr_free(void *self, struct goldi_thr *thr) {
     atomic_store(&c[thr->tid & ((1u << TID_CHUNK_BITS) - 1)], NULL);
     goldi_spin_unlock(&W.list_lock);
     goldi_free(w->buf);
-    goldi_free(w->defined);
+    goldi_idset_free(&w->defined);
     goldi_free(w);
 }
 
