@@ -1,7 +1,8 @@
 /* Unit tests of the binary trace format (src/trace/format.h): varint and
  * zigzag round trips with random values, a random event stream written by
  * the trace writer and replayed by the reader (every field and the shadow
- * stack must come back in the same order), and hand-made bad headers.
+ * stack must come back in the same order), hand-made bad headers, and
+ * hand-made traces whose streams define an origin differently or not at all.
  * Usage: test_trace_format WORKDIR */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -291,6 +292,91 @@ static void trace_bad_headers(void) {
     expect_reject(h, 48, "unknown chunk type 77");
 }
 
+/* --- trace_origin_definitions ------------------------------------------------ */
+
+/* A hand-made trace: META, two THREAD chunks with one FENCE each (origin 5),
+ * END. Thread 0 defines origin 5 at frame 0x1000; thread 1 defines it with
+ * frame f1 (0: not at all). */
+static size_t put_chunk(uint8_t *out, uint8_t type, uint32_t tid, uint32_t n_records, uint64_t first_seq,
+                        const uint8_t *payload, uint32_t n) {
+    uint8_t *h = out;
+    memset(h, 0, GOLDI_TRC_CHUNK_HEADER);
+    h[0] = type;
+    goldi_trc_put_le(h + 4, n, 4);
+    goldi_trc_put_le(h + 8, n, 4);
+    goldi_trc_put_le(h + 16, tid, 4);
+    goldi_trc_put_le(h + 20, n_records, 4);
+    goldi_trc_put_le(h + 24, first_seq, 8);
+    memcpy(h + GOLDI_TRC_CHUNK_HEADER, payload, n);
+    goldi_trc_put_le(h + 12, goldi_trc_chunk_check(h, payload, n), 4);
+    return GOLDI_TRC_CHUNK_HEADER + n;
+}
+
+static size_t thread_payload(uint8_t *p0, uint32_t tid, uint64_t frame, uint32_t *n_records) {
+    uint8_t *p = p0;
+    *n_records = 1;
+    if (frame) {
+        *p++ = GOLDI_TRC_OP_DEF_ORIGIN;
+        p = goldi_trc_put_u(p, 5);   /* id */
+        p = goldi_trc_put_u(p, tid);
+        p = goldi_trc_put_u(p, 0);   /* size, flags */
+        p = goldi_trc_put_u(p, 0);
+        p = goldi_trc_put_u(p, 1);   /* one frame */
+        p = goldi_trc_put_u(p, goldi_trc_zigzag((int64_t)frame));
+        p = goldi_trc_put_u(p, 0);   /* no locks */
+        ++*n_records;
+    }
+    *p++ = GOLDI_TRC_OP_FENCE | GOLDI_TRC_SEQ_NEXT;
+    p = goldi_trc_put_u(p, 5);       /* origin */
+    *p++ = 5;                        /* mo: seq_cst */
+    return (size_t)(p - p0);
+}
+
+static void expect_replay_error(uint64_t f1, const char *what) {
+    uint8_t file[1024], pay[128];
+    size_t n = 0;
+    memset(file, 0, GOLDI_TRC_FILE_HEADER);
+    memcpy(file, GOLDI_TRC_MAGIC, 8);
+    goldi_trc_put_le(file + 8, GOLDI_TRC_VERSION, 2);
+    goldi_trc_put_le(file + 10, GOLDI_TRC_FILE_HEADER, 2);
+    n = GOLDI_TRC_FILE_HEADER;
+    uint8_t *p = goldi_trc_put_u(pay, 1);   /* pid, exe "", tool "t" */
+    p = goldi_trc_put_u(p, 0);
+    p = goldi_trc_put_u(p, 1);
+    *p++ = 't';
+    n += put_chunk(file + n, GOLDI_TRC_META, 0, 0, 0, pay, (uint32_t)(p - pay));
+    uint32_t nr;
+    size_t len = thread_payload(pay, 0, 0x1000, &nr);
+    n += put_chunk(file + n, GOLDI_TRC_THREAD, 0, nr, 1, pay, (uint32_t)len);
+    len = thread_payload(pay, 1, f1, &nr);
+    n += put_chunk(file + n, GOLDI_TRC_THREAD, 1, nr, 2, pay, (uint32_t)len);
+    p = goldi_trc_put_u(pay, 2);   /* threads, events, chunks, dropped */
+    p = goldi_trc_put_u(p, 2);
+    p = goldi_trc_put_u(p, 4);
+    p = goldi_trc_put_u(p, 0);
+    n += put_chunk(file + n, GOLDI_TRC_END, 0, 0, 0, pay, (uint32_t)(p - pay));
+    struct goldi_trace *t;
+    char err[256] = "";
+    int rc = goldi_trace_open(file, n, NULL, &t, err, sizeof err);
+    if (rc == 0) {
+        uint64_t n_ev = 0;
+        rc = goldi_trace_replay(t, false, &n_ev, err, sizeof err);
+        goldi_trace_close(t);
+    }
+    if (what ? rc == 0 || !strstr(err, what) : rc != 0) {
+        fprintf(stderr, "frame %#llx: want %s%s, got rc %d '%s'\n", (unsigned long long)f1, what ? "rejection " : "success",
+                what ? what : "", rc, err);
+        n_fail_case++;
+    }
+}
+
+/* Every stream defines the origins it uses, and one id means one stack. */
+static void trace_origin_definitions(void) {
+    expect_replay_error(0x1000, NULL);   /* the same definition in both streams */
+    expect_replay_error(0x2000, "defined twice with different frames");
+    expect_replay_error(0, "used before this thread's stream defines it");
+}
+
 #define RUN(fn, ...)                                                               \
     do {                                                                           \
         n_fail_case = 0;                                                           \
@@ -312,6 +398,7 @@ int main(int argc, char **argv) {
     mkdir(dir, 0755);
     RUN(trace_varint);
     RUN(trace_bad_headers);
+    RUN(trace_origin_definitions);
     RUN(trace_stream_roundtrip, work);
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;
