@@ -114,6 +114,7 @@ static void zero_written(void *p, size_t n) {
 }
 
 void *goldi_alloc_thread_state(size_t n, size_t keep_off, size_t keep_len) {
+    GOLDI_CHECK(keep_off % 8 == 0 && keep_len % 8 == 0 && keep_off + keep_len <= n);
     size_t total = n + HDR;
     if (total <= ((size_t)1 << MAX_SHIFT))
         return goldi_alloc(n);
@@ -128,7 +129,6 @@ void *goldi_alloc_thread_state(size_t n, size_t keep_off, size_t keep_len) {
         }
     goldi_spin_unlock(&kept.lock);
     if (h) {
-        GOLDI_CHECK(keep_off % 8 == 0 && keep_len % 8 == 0 && keep_off + keep_len <= map - HDR);
         zero_written(h + 1, keep_off);
         zero_written((char *)(h + 1) + keep_off + keep_len, map - HDR - keep_off - keep_len);
     } else {
