@@ -65,6 +65,15 @@ GOLDI_INLINE struct goldi_filter_entry *filter_slot(struct goldi_rt_thread *t, u
     return &t->filter[((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) & ((1u << GOLDI_FILTER_BITS) - 1)];
 }
 
+/* Records a checked (or covered) access in the filter's slot. */
+GOLDI_INLINE void filter_note(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size, bool write) {
+    struct goldi_filter_entry *f = filter_slot(t, addr);
+    f->addr = addr;
+    f->epoch = epoch;
+    f->size = (uint16_t)size;
+    f->write = write;
+}
+
 /* The granule filter's set (two blocks, most recent first) for block key. */
 GOLDI_INLINE struct goldi_gfilter_block *gfilter_set(struct goldi_rt_thread *t, uintptr_t key) {
     return &t->gfilter[(key & ((1u << (GOLDI_GFILTER_BITS - 1)) - 1)) * 2];
@@ -132,13 +141,8 @@ GOLDI_INLINE void gfilter_mark(struct goldi_rt_thread *t, uint32_t epoch, uintpt
 static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size,
                                        uint8_t kind, uintptr_t pc) {
     bool write = kind == GOLDI_EV_WRITE;
-    if (!t->filter_window.skip) {
-        struct goldi_filter_entry *f = filter_slot(t, addr);
-        f->addr = addr;
-        f->epoch = epoch;
-        f->size = (uint16_t)size;
-        f->write = write;
-    }
+    if (!t->filter_window.skip)
+        filter_note(t, epoch, addr, size, write);
     struct goldi_sink *fs = goldi_dispatch_fast_sink;
     if (GOLDI_LIKELY(fs) && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
         /* At most two granules (16-byte accesses of vectorised loops). */
@@ -154,6 +158,16 @@ static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, uint32_t epoch
         filter_adapt(t);
 }
 
+/* The granule filter's miss: its mark, then the engine (apart from its
+ * test, whose hits then keep no frame: the mark needs registers). */
+static GOLDI_NOINLINE void gfilter_mark_miss(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr,
+                                             uint32_t size, uint8_t kind, uintptr_t pc) {
+    gfilter_mark(t, epoch, addr, size, kind == GOLDI_EV_WRITE);
+    if (GOLDI_UNLIKELY(--t->gfilter_window.left == 0))
+        gfilter_adapt(t);
+    access_miss(t, epoch, addr, size, kind, pc);
+}
+
 /* The granule filter's test, out of line (the filter's hit path stays
  * without a frame), then the engine. */
 static GOLDI_NOINLINE void gfilter_miss(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size,
@@ -163,19 +177,11 @@ static GOLDI_NOINLINE void gfilter_miss(struct goldi_rt_thread *t, uint32_t epoc
          * the granule filter took, would skip the filter and then both) */
         t->filter_window.hits++;
         t->gfilter_window.hits++;
-        if (!t->filter_window.skip) {   /* (covered, so a repeat is too: it takes the shorter test) */
-            struct goldi_filter_entry *f = filter_slot(t, addr);
-            f->addr = addr;
-            f->epoch = epoch;
-            f->size = (uint16_t)size;
-            f->write = kind == GOLDI_EV_WRITE;
-        }
+        if (!t->filter_window.skip)   /* (covered, so a repeat is too: it takes the shorter test) */
+            filter_note(t, epoch, addr, size, kind == GOLDI_EV_WRITE);
         return;
     }
-    gfilter_mark(t, epoch, addr, size, kind == GOLDI_EV_WRITE);
-    if (GOLDI_UNLIKELY(--t->gfilter_window.left == 0))
-        gfilter_adapt(t);
-    access_miss(t, epoch, addr, size, kind, pc);
+    gfilter_mark_miss(t, epoch, addr, size, kind, pc);
 }
 
 GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uintptr_t pc) {
