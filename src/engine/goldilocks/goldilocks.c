@@ -1463,27 +1463,6 @@ static void pack_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_w
     pack_expand_cells(g, ts, w, base, c, n);
 }
 
-/* An inline record becomes a packed granule (same entries, same registry
- * chunk) if its entries fit; false: it is left as it was. Caller holds the
- * granule lock. */
-static bool inl_pack(struct gls_engine *g, goldi_shadow_word_t *w) {
-    uintptr_t v = inl_lock(g, w);
-    if (!v)
-        return false;
-    struct gls_inl f;
-    inl_read(w, v, &f);
-    struct gls_cent c[INL_CENTS];
-    uint32_t n = inl_cents(&f, c);
-    bool fits = true;
-    for (uint32_t i = 0; i < n; i++)
-        fits &= pack_fits(&c[i]);
-    if (!fits || !pack_store(w, c, n, f.reg)) {   /* (a store replaces w[0]: the lock bit goes with it) */
-        atomic_store_explicit(&w[0], v, memory_order_release);
-        return false;
-    }
-    return true;
-}
-
 /* Drops bytes `mask` from a packed granule at base (lifetime reset). Caller
  * holds the granule lock. */
 static void pack_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base,
@@ -2527,38 +2506,75 @@ static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, const st
     return true;
 }
 
-/* A plain access to a packed granule, under the granule lock: checked
- * against the cells as the entries they are, then recorded by the general
- * rule. The result stays packed while it fits, folds back inline when it is
- * t's alone, and becomes pool entries otherwise. */
-static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
-    struct gls_thr *ts = x->ts;
-    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
-    struct gls_cent c[PACK_MAX + 1];
-    uint32_t n = pack_read(w, w0, c);
-    if (!cents_settled(ts, x->thr, x->write, piece, c, n)) {
-        struct gls_entry e[PACK_MAX], *es[PACK_MAX];
-        for (uint32_t i = 0; i < n; i++) {
-            cent_entry(&c[i], &e[i]);
-            es[i] = &e[i];
-        }
-        check_granule(x, piece, es, n);
-    }
-    if (!record)
+/* A plain access checked against cells c[0..n) as the entries they are. */
+static void cents_check(struct gls_access *x, uint8_t piece, const struct gls_cent *c, uint32_t n) {
+    if (cents_settled(x->ts, x->thr, x->write, piece, c, n))
         return;
-    atomic_store_explicit(&w[0], w0 | GRAN_BUSY, memory_order_relaxed);   /* (the ref may move) */
-    uint64_t reg = pack_reg(w0), pos = granule_new_pos(x, &reg);
+    struct gls_entry e[PACK_MAX], *es[PACK_MAX];
+    for (uint32_t i = 0; i < n; i++) {
+        cent_entry(&c[i], &e[i]);
+        es[i] = &e[i];
+    }
+    check_granule(x, piece, es, n);
+}
+
+/* The general rule's record of a plain access on the cells c[0..n) (room
+ * for one more) of the granule at w, registered in chunk reg - 1, which the
+ * caller keeps from registry compaction (a packed granule's BUSY, an inline
+ * record's lock bit): the result folds back inline when it is t's alone,
+ * is stored packed while it fits, and becomes pool entries otherwise. */
+enum { CENTS_INLINE, CENTS_PACKED, CENTS_ENTRIES };
+static int cents_record(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, struct gls_cent *c, uint32_t n,
+                        uint64_t reg) {
+    uint64_t pos = granule_new_pos(x, &reg);
     n = pack_update(x, c, n, piece, pos);
+    if (pack_contract(x, w, c, n, reg))
+        return CENTS_INLINE;
     bool fits = true;
     for (uint32_t i = 0; fits && i < n; i++)
         fits = pack_fits(&c[i]);
-    if (fits && pack_contract(x, w, c, n, reg))
-        return;
     if (!fits || !pack_store(w, c, n, reg)) {
-        pack_expand_cells(x->g, ts, w, x->base, c, n);
-        return;
+        pack_expand_cells(x->g, x->ts, w, x->base, c, n);
+        return CENTS_ENTRIES;
     }
-    tstat(ts, GLS_ST_PACK_UPDATE, 1);
+    return CENTS_PACKED;
+}
+
+/* A plain access to a packed granule, under the granule lock: checked
+ * against the cells, then recorded by the general rule (cents_record). */
+static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    struct gls_cent c[PACK_MAX + 1];
+    uint32_t n = pack_read(w, w0, c);
+    cents_check(x, piece, c, n);
+    if (!record)
+        return;
+    atomic_store_explicit(&w[0], w0 | GRAN_BUSY, memory_order_relaxed);   /* (the ref may move) */
+    if (cents_record(x, w, piece, c, n, pack_reg(w0)) == CENTS_PACKED)
+        tstat(x->ts, GLS_ST_PACK_UPDATE, 1);
+}
+
+/* The same for an inline record inl_foreign did not take, under the
+ * granule lock, on the entries it stands for: the record's lock bit stays
+ * held until the result is stored (a packed granule in place of the record
+ * when it does not fold back: radix's scatter writing one key of another
+ * thread's granule). False if the granule is not inline. */
+static bool inl_general(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
+    uintptr_t v = inl_lock(x->g, w);
+    if (!v)
+        return false;
+    struct gls_inl f;
+    inl_read(w, v, &f);
+    struct gls_cent c[PACK_MAX + 1];
+    uint32_t n = inl_cents(&f, c);
+    cents_check(x, piece, c, n);
+    if (!record) {
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return true;
+    }
+    if (cents_record(x, w, piece, c, n, f.reg) == CENTS_PACKED)
+        tstat(x->ts, GLS_ST_PACK_NEW, 1);
+    return true;
 }
 
 /* goldi_event_origin(ev), from the thread's caches: its site from the
@@ -2756,16 +2772,13 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
         }
         if (!x.atomic) {
             x.origin = access_origin(x.ts, ev);
-            if (inl_foreign(&x, w, piece, record)) {
+            if (inl_foreign(&x, w, piece, record) || inl_general(&x, w, piece, record)) {
                 if (x.n_pend)
                     flush_races(&x);
                 return;
             }
         }
-        if (x.atomic || !inl_pack(g, w))
-            inl_expand(g, x.ts, w, x.base);
-        else
-            tstat(x.ts, GLS_ST_PACK_NEW, 1);
+        inl_expand(g, x.ts, w, x.base);
         w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     }
     if (pack_is(w0)) {
