@@ -750,12 +750,16 @@ static bool alock_unchanged(const struct goldi_thr *thr, uint64_t id, uint8_t mo
  * elements read (or written) one element at a time, phase after phase
  * (radix's keys), has the two halves of a granule one epoch apart between
  * the two accesses: without it the granule went packed, under the lock.
+ * In a half record the other kind may have an origin of its own on its
+ * high half's bytes (GRAN_DUALO: the high half of w[6]; one pos, one
+ * thread): an unrolled loop reads (or writes) the two 4-byte elements of a
+ * granule from two copies of one statement, two origins in one epoch.
  * A split record (GRAN_SPLIT) has a W of another thread (the high half of
  * w[4]: made only while the registry chunk fits the low half, i.e. for the
  * first 2^44 update-list positions; later the access takes the entries),
  * and owner is the thread of R; it
  * is made only by a read of owner that found that W ordered before it
- * (inl_foreign), so W happens-before every read R records and the owner's
+ * (inl_foreign, pack_contract), so W happens-before every read R records and the owner's
  * later reads need no check against it: they take the lock-free path, its
  * writes and everyone else's accesses go through inl_foreign. Producer /
  * consumer hand-offs (a slot written by one thread, read by another, written
@@ -770,9 +774,10 @@ static bool alock_unchanged(const struct goldi_thr *thr, uint64_t id, uint8_t mo
 #define GRAN_SPLIT ((uintptr_t)8)
 #define GRAN_HALF ((uintptr_t)16)
 #define GRAN_HALF_R ((uintptr_t)32)
+#define GRAN_DUALO ((uintptr_t)64)
 #define HALF_LO ((uint8_t)0x0f)
 #define HALF_HI ((uint8_t)0xf0)
-#define INL_CENTS 3              /* entries an inline record stands for, at most */
+#define INL_CENTS 4              /* entries an inline record stands for, at most */
 #define INL_SPLIT_REG_MAX UINT32_MAX   /* largest registry chunk + 1 a split record holds */
 struct gls_inl {
     uint8_t mw, mr;              /* bytes with a W / an R */
@@ -785,6 +790,8 @@ struct gls_inl {
     uint8_t half;                /* 0, or 1 + the kind whose high half is (ph, oh) */
     uint64_t ph;
     goldi_origin_t oh;
+    bool dualo;                  /* (half only) the other kind's high half has origin ox */
+    goldi_origin_t ox;
 };
 
 GOLDI_INLINE bool inl_is(uintptr_t w0) { return w0 & GRAN_INL; }
@@ -819,10 +826,14 @@ static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
     f->half = 0;
     f->ph = 0;
     f->oh = 0;
+    f->dualo = false;
+    f->ox = 0;
     if (GOLDI_UNLIKELY(w0 & GRAN_HALF)) {   /* w[5], w[6]: the high half's pos and origin */
         f->half = (uint8_t)(1 + ((w0 & GRAN_HALF_R) ? GLS_R : GLS_W));
         f->ph = f->aw;
         f->oh = (goldi_origin_t)f->ar;
+        f->dualo = w0 & GRAN_DUALO;
+        f->ox = f->dualo ? (goldi_origin_t)(f->ar >> 32) : 0;
         f->aw = f->ar = 0;
     }
     f->wowner = (w0 & GRAN_SPLIT) ? (goldi_tid_t)(w4 >> 32) : f->owner;
@@ -836,8 +847,8 @@ static uintptr_t inl_word0(const struct gls_inl *f) {
     bool split = inl_split(f);
     goldi_tid_t owner = f->mr ? f->owner : f->wowner;
     static const uintptr_t half[] = { 0, [1 + GLS_W] = GRAN_HALF, [1 + GLS_R] = GRAN_HALF | GRAN_HALF_R };
-    return GRAN_INL | (split ? GRAN_SPLIT : 0) | half[f->half] | (uintptr_t)f->mw << 8 | (uintptr_t)f->mr << 16 |
-           (uintptr_t)owner << 32;
+    return GRAN_INL | (split ? GRAN_SPLIT : 0) | half[f->half] | (f->dualo ? GRAN_DUALO : 0) | (uintptr_t)f->mw << 8 |
+           (uintptr_t)f->mr << 16 | (uintptr_t)owner << 32;
 }
 
 /* Writes every field and releases the lock bit by storing w[0] last. */
@@ -852,7 +863,7 @@ GOLDI_INLINE void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
     }
     atomic_store_explicit(&w[4], w4, memory_order_relaxed);
     atomic_store_explicit(&w[5], f->aw | f->ph, memory_order_relaxed);   /* (one of them is 0) */
-    atomic_store_explicit(&w[6], f->ar | f->oh, memory_order_relaxed);
+    atomic_store_explicit(&w[6], f->ar | f->oh | (f->dualo ? (uint64_t)f->ox << 32 : 0), memory_order_relaxed);
     atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
 }
 
@@ -971,14 +982,42 @@ GOLDI_INLINE uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
         c[i].mask &= HALF_LO;
         break;
     }
+    for (uint32_t i = 0; f->dualo && i < n; i++) {
+        if (f->half == 1 + c[i].kind)
+            continue;
+        GOLDI_DCHECK((c[i].mask & HALF_LO) && (c[i].mask & HALF_HI));   /* (inl_dualo_normalise) */
+        c[n] = c[i];   /* the other kind's high half */
+        c[n].origin = f->ox;
+        c[n++].mask &= HALF_HI;
+        c[i].mask &= HALF_LO;
+        break;
+    }
     return n;
 }
 
+/* A half record's other kind has two origins only while it has bytes on
+ * both halves and they differ (on the high half only, its origin is ox). */
+static void inl_dualo_normalise(struct gls_inl *f) {
+    if (!f->dualo)
+        return;
+    bool w = f->half == 1 + GLS_R;   /* the other kind is W */
+    uint8_t m = w ? f->mw : f->mr;
+    goldi_origin_t *o = w ? &f->ow : &f->or;
+    if (!(m & HALF_LO))
+        *o = f->ox;
+    if (!(m & HALF_LO) || !(m & HALF_HI) || *o == f->ox) {
+        f->dualo = false;
+        f->ox = 0;
+    }
+}
+
 /* A half record whose half kind has bytes in one half only, or the same
- * history on both, is an ordinary record (the same entries). */
+ * history on both, is an ordinary record (the same entries) -- unless the
+ * other kind has two origins, which then makes it the half kind. */
 static GOLDI_NOINLINE void inl_half_normalise(struct gls_inl *f) {
     if (!f->half)
         return;
+    inl_dualo_normalise(f);
     bool w = f->half == 1 + GLS_W;
     uint8_t m = w ? f->mw : f->mr;
     uint64_t *p = w ? &f->pw : &f->pr;
@@ -987,6 +1026,14 @@ static GOLDI_NOINLINE void inl_half_normalise(struct gls_inl *f) {
         *p = f->ph;
         *o = f->oh;
     } else if ((m & HALF_HI) && (*p != f->ph || *o != f->oh)) {
+        return;
+    }
+    if (f->dualo) {   /* the other kind: one pos, an origin per half */
+        f->half = (uint8_t)(1 + (w ? GLS_R : GLS_W));
+        f->ph = w ? f->pr : f->pw;
+        f->oh = f->ox;
+        f->dualo = false;
+        f->ox = 0;
         return;
     }
     f->half = 0;
@@ -1026,24 +1073,53 @@ static GOLDI_NOINLINE bool inl_half_add(struct gls_inl *f, const struct gls_cent
     return true;
 }
 
+/* inl_of_cents' second entry e of the kind that is not the half kind: the
+ * other half's, with the same pos, another origin (GRAN_DUALO). */
+static GOLDI_NOINLINE bool inl_dualo_add(struct gls_inl *f, const struct gls_cent *e) {
+    bool w = e->kind == GLS_W;
+    uint8_t *m = w ? &f->mw : &f->mr;
+    goldi_origin_t *o = w ? &f->ow : &f->or;
+    bool lo_hi = !(*m & HALF_HI) && !(e->mask & HALF_LO), hi_lo = !(*m & HALF_LO) && !(e->mask & HALF_HI);
+    if (!f->half || f->half == 1 + e->kind || (w ? f->aw : f->ar) || e->pos != (w ? f->pw : f->pr) ||
+        !(lo_hi || hi_lo))
+        return false;
+    f->dualo = true;
+    f->ox = lo_hi ? e->origin : *o;
+    if (hi_lo)
+        *o = e->origin;
+    *m |= e->mask;
+    return true;
+}
+
 /* The inline record standing for c[0..n), if they are W entries of wt and
- * R entries of t, one of each kind, or two of one kind on the two halves
- * without alocks (a half record); false if they are not. wt != t makes a
- * split record: the caller knows its W to be ordered before t's reads.
- * f->reg is left 0. */
+ * R entries of t, one of each kind, or two of a kind on the two halves
+ * without alocks (a half record; if both kinds have two, one of them with
+ * one pos: its origins are the record's dual ones); false if they are not.
+ * wt != t makes a split record: the caller knows its W to be ordered
+ * before t's reads. f->reg is left 0. */
 GOLDI_INLINE bool inl_of_cents(goldi_tid_t t, goldi_tid_t wt, const struct gls_cent *c, uint32_t n, struct gls_inl *f) {
     *f = (struct gls_inl){ .owner = t, .wowner = wt };
+    const struct gls_cent *second[2] = { NULL, NULL };   /* by kind (GLS_W, GLS_R) */
     for (uint32_t i = 0; i < n; i++) {
         const struct gls_cent *e = &c[i];
         if (e->kind == GLS_W && !f->mw && e->owner == wt)
             f->mw = e->mask, f->pw = e->pos, f->ow = e->origin, f->aw = alock_pack(e->al);
         else if (e->kind == GLS_R && !f->mr && e->owner == t)
             f->mr = e->mask, f->pr = e->pos, f->or = e->origin, f->ar = alock_pack(e->al);
-        else if (e->al.id || e->owner != (e->kind == GLS_W ? wt : t) || !inl_half_add(f, e))
+        else if ((e->kind != GLS_W && e->kind != GLS_R) || e->al.id || e->owner != (e->kind == GLS_W ? wt : t) ||
+                 second[e->kind])
             return false;   /* (a half kind has no alock) */
+        else
+            second[e->kind] = e;
     }
-    if (!f->half)
+    if (!second[GLS_W] && !second[GLS_R])
         return true;
+    /* the half kind: the one with two entries; with two of both, the one
+     * whose two do not share a pos */
+    enum gls_kind hk = second[GLS_W] && (!second[GLS_R] || second[GLS_W]->pos != f->pw) ? GLS_W : GLS_R;
+    enum gls_kind ok = hk == GLS_W ? GLS_R : GLS_W;
+    if (!inl_half_add(f, second[hk]) || (second[ok] && !inl_dualo_add(f, second[ok])))
+        return false;
     inl_half_normalise(f);
     return !f->half || (!f->aw && !f->ar);   /* (no room for an alock next to a half kind) */
 }
@@ -1054,9 +1130,9 @@ static bool inl_of_entries(goldi_tid_t t, struct gls_entry *const *es, uint32_t 
     struct gls_cent c[INL_CENTS];
     if (n > INL_CENTS)
         return false;
-    for (uint32_t i = 0; i < n; i++)   /* (three entries: a half record, without alocks) */
+    for (uint32_t i = 0; i < n; i++)   /* (three or four entries: a half record, without alocks) */
         if (es[i]->mat || (es[i]->kind != GLS_W && es[i]->kind != GLS_R) || es[i]->owner != t ||
-            (n == INL_CENTS && es[i]->alock_id))
+            (n > 2 && es[i]->alock_id))
             return false;
     for (uint32_t i = 0; i < n; i++)
         c[i] = entry_cent(es[i]);
@@ -1147,8 +1223,9 @@ static GOLDI_NOINLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr
     uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16), m = write ? mw : mr;
     uint64_t pos = ts->epoch_pos, o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
     uint64_t w5 = atomic_load_explicit(&w[5], memory_order_relaxed), w6 = atomic_load_explicit(&w[6], memory_order_relaxed);
+    goldi_origin_t ox = (v & GRAN_DUALO) ? (goldi_origin_t)(w6 >> 32) : 0;   /* the other kind's, on its high half */
     uint64_t plo = atomic_load_explicit(&w[pi], memory_order_relaxed), phi = own_half ? w5 : plo;
-    goldi_origin_t olo = (goldi_origin_t)(o3 >> osh), ohi = own_half ? (goldi_origin_t)w6 : olo;
+    goldi_origin_t olo = (goldi_origin_t)(o3 >> osh), ohi = own_half ? (goldi_origin_t)w6 : (v & GRAN_DUALO) ? ox : olo;
     bool lo = piece & HALF_LO, hi = piece & HALF_HI;
     if ((m & piece) == piece && (!lo || plo >= pos) && (!hi || phi >= pos) && !(write && (mr & piece))) {
         atomic_store_explicit(&w[0], v, memory_order_release);   /* kept (the epoch's first origin stays) */
@@ -1167,25 +1244,42 @@ static GOLDI_NOINLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr
     /* the access's kind with a history per half; the other kind still so */
     bool two = (nm & HALF_LO) && (nm & HALF_HI) && (plo != phi || olo != ohi);
     bool other_two = !own_half && (!write || ((nmr & HALF_LO) && (nmr & HALF_HI)));
-    if (two && other_two)
-        goto unrepresentable;
     uint64_t o3n = inl_o3_with(o3, write, olo), n5 = 0, n6 = 0;
-    uintptr_t half = 0;
-    if (two)
-        half = GRAN_HALF | (write ? 0 : GRAN_HALF_R), n5 = phi, n6 = ohi;
-    else if (other_two)
-        half = halfbits, n5 = w5, n6 = w6;   /* the half kind as it was */
-    if (!own_half && write && !other_two && !(nmr & HALF_LO) && nmr) {   /* R left on the high half only */
-        atomic_store_explicit(&w[2], w5, memory_order_relaxed);
-        o3n = inl_o3_with(o3n, false, (goldi_origin_t)w6);
+    uintptr_t half = 0, dualo = 0;
+    if (!own_half) {
+        if (two && other_two) {   /* both kinds two: the access's only if one pos, two origins */
+            if (plo != phi)
+                goto unrepresentable;
+            half = halfbits, n5 = w5, n6 = (uint32_t)w6 | (uint64_t)ohi << 32, dualo = GRAN_DUALO;
+        } else if (two) {
+            half = GRAN_HALF | (write ? 0 : GRAN_HALF_R), n5 = phi, n6 = ohi;
+        } else if (other_two) {
+            half = halfbits, n5 = w5, n6 = (uint32_t)w6;   /* the half kind as it was */
+        }
+        if (write && !other_two && !(nmr & HALF_LO) && nmr) {   /* R left on the high half only */
+            atomic_store_explicit(&w[2], w5, memory_order_relaxed);
+            o3n = inl_o3_with(o3n, false, (goldi_origin_t)w6);
+        }
+    } else {
+        /* the other kind as the access leaves it (a write drops R from its
+         * bytes), with its two origins while it keeps both halves */
+        uint8_t om = write ? nmr : mw;
+        bool odual = (v & GRAN_DUALO) && (om & HALF_LO) && (om & HALF_HI);
+        if ((v & GRAN_DUALO) && om && !(om & HALF_LO))
+            o3n = inl_o3_with(o3n, !write, ox);   /* left on the high half only: its origin there */
+        if (two)
+            half = halfbits, n5 = phi, n6 = ohi | (odual ? (uint64_t)ox << 32 : 0), dualo = odual ? GRAN_DUALO : 0;
+        else if (odual)   /* one history again: the other kind's two origins make it the half kind */
+            half = GRAN_HALF | (write ? GRAN_HALF_R : 0), n5 = atomic_load_explicit(&w[write ? 2 : 1], memory_order_relaxed),
+            n6 = ox;
     }
     atomic_store_explicit(&w[pi], plo, memory_order_relaxed);
     atomic_store_explicit(&w[3], o3n, memory_order_relaxed);
     atomic_store_explicit(&w[5], n5, memory_order_relaxed);
     atomic_store_explicit(&w[6], n6, memory_order_relaxed);
     uint8_t nmw = write ? nm : mw;
-    uintptr_t nv = (v & ~((uintptr_t)0xffff << 8) & ~(GRAN_HALF | GRAN_HALF_R)) | half | (uintptr_t)nmw << 8 |
-                   (uintptr_t)nmr << 16;
+    uintptr_t nv = (v & ~((uintptr_t)0xffff << 8) & ~(GRAN_HALF | GRAN_HALF_R | GRAN_DUALO)) | half | dualo |
+                   (uintptr_t)nmw << 8 | (uintptr_t)nmr << 16;
     atomic_store_explicit(&w[0], nv, memory_order_release);
     return INL_DONE;
 unrepresentable:
@@ -2369,7 +2463,7 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
         atomic_store_explicit(&w[0], v, memory_order_release);
         return false;
     }
-    struct gls_entry c[INL_CENTS], *es[INL_CENTS] = { &c[0], &c[1], &c[2] };
+    struct gls_entry c[INL_CENTS], *es[INL_CENTS] = { &c[0], &c[1], &c[2], &c[3] };
     check_granule(x, piece, es, inl_entries(&f, c));
     if (!record) {
         atomic_store_explicit(&w[0], v, memory_order_release);
@@ -2493,12 +2587,43 @@ static uint32_t pack_update(struct gls_access *x, struct gls_cent *c, uint32_t n
     return k + 1;
 }
 
-/* Cells that are t's W and/or R only fold back into an inline record of t
- * (same registry chunk), so t's next accesses take the lock-free path. */
+/* The thread whose W cells a read of `piece` by t, found ordered after
+ * every W it overlaps (no race pending), may leave as a split record's W:
+ * W cells of one other thread, none with a later pos than one the read
+ * overlapped (so all are ordered before it: inl_foreign's rule for half
+ * and dual records). t if there is none. */
+static goldi_tid_t split_writer(const struct gls_access *x, const struct gls_cent *c, uint32_t n, uint8_t piece) {
+    goldi_tid_t wt = x->t;
+    uint64_t last = 0, checked = 0;
+    bool overlaps = false;
+    if (x->write || x->n_pend || !x->origin)
+        return x->t;
+    for (uint32_t i = 0; i < n; i++) {
+        if (c[i].kind != GLS_W)
+            continue;
+        if ((wt != x->t && c[i].owner != wt) || c[i].owner == x->t || !c[i].origin)
+            return x->t;
+        wt = c[i].owner;
+        last = c[i].pos > last ? c[i].pos : last;
+        if (c[i].mask & piece) {
+            overlaps = true;
+            checked = c[i].pos > checked ? c[i].pos : checked;
+        }
+    }
+    return overlaps && checked == last ? wt : x->t;
+}
+
+/* Cells that are t's W and/or R only, or another thread's W found ordered
+ * before t's read and t's R (a split record), fold back into an inline
+ * record of t (same registry chunk), so t's next accesses take the
+ * lock-free path. */
 static bool pack_contract(struct gls_access *x, goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n,
-                          uint64_t reg) {
+                          uint64_t reg, uint8_t piece) {
     struct gls_inl f;
-    if (n > INL_CENTS || !inl_of_cents(x->t, x->t, c, n, &f))
+    if (n > INL_CENTS)
+        return false;
+    goldi_tid_t wt = reg <= INL_SPLIT_REG_MAX ? split_writer(x, c, n, piece) : x->t;
+    if (!inl_of_cents(x->t, wt, c, n, &f))
         return false;
     f.reg = reg;
     inl_store(w, &f);
@@ -2528,7 +2653,7 @@ static int cents_record(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
                         uint64_t reg) {
     uint64_t pos = granule_new_pos(x, &reg);
     n = pack_update(x, c, n, piece, pos);
-    if (pack_contract(x, w, c, n, reg))
+    if (pack_contract(x, w, c, n, reg, piece))
         return CENTS_INLINE;
     bool fits = true;
     for (uint32_t i = 0; fits && i < n; i++)
