@@ -13,6 +13,8 @@
 //         R's origin is then its high half's); U writes high.
 //   own4: T as in own1, then reads both halves from one function (R one history again: W's
 //         two origins make it the half kind); U writes high.
+//   own5: T as in own0, publishes again, reads low: R gets two pos, so W, one pos, becomes
+//         the dual kind and R the half kind (the roles swap); U writes high.
 // CHECK: #0 own0_write_high
 // CHECK: #0 own0_read_high
 // CHECK: #0 own1_write_high
@@ -21,9 +23,11 @@
 // CHECK: #0 own3_read_high
 // CHECK: #0 own4_write_high
 // CHECK: #0 own4_read_half
+// CHECK: #0 own5_write_high
+// CHECK: #0 own5_read_high
 #include "half_scenario.h"
 
-static struct scenario sc[5];
+static struct scenario sc[6];
 atomic_int elsewhere;   /* a release nobody acquires: T's next epoch starts (read by main: kept) */
 #define FN static __attribute__((noinline))
 
@@ -116,10 +120,29 @@ static void *t4(void *a) {
 }
 FN void *u4(void *a) { struct scenario *s = a; await(s); s->x.half[1] = 9; return NULL; }
 
+FN void own5_write_low(union pair *x) { x->half[0] = 1; }
+FN void own5_write_high(union pair *x) { x->half[1] = 2; }
+FN void own5_read_low(union pair *x) { KEEP(x->half[0]); }
+FN void own5_read_high(union pair *x) { KEEP(x->half[1]); }
+FN void own5_read_low_again(union pair *x) { KEEP(x->half[0]); }
+static void *t5(void *a) {
+  struct scenario *s = a;
+  publish(s);
+  own5_write_low(&s->x);
+  own5_write_high(&s->x);
+  own5_read_low(&s->x);
+  own5_read_high(&s->x);
+  atomic_store_explicit(&elsewhere, 3, memory_order_release);
+  own5_read_low_again(&s->x);
+  finished(s);
+  return NULL;
+}
+FN void *u5(void *a) { struct scenario *s = a; await(s); s->x.half[1] = 9; return NULL; }
+
 int main(void) {
-  static void *(*const t[])(void *) = { t0, t1, t2, t3, t4 }, *(*const u[])(void *) = { u0, u1, u2, u3, u4 };
+  static void *(*const t[])(void *) = { t0, t1, t2, t3, t4, t5 }, *(*const u[])(void *) = { u0, u1, u2, u3, u4, u5 };
   two = 2;
-  run_scenarios(sc, t, u, 5);
+  run_scenarios(sc, t, u, 6);
   printf("%d\n", atomic_load(&elsewhere));
   return 0;
 }

@@ -1247,10 +1247,13 @@ static GOLDI_NOINLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr
     uint64_t o3n = inl_o3_with(o3, write, olo), n5 = 0, n6 = 0;
     uintptr_t half = 0, dualo = 0;
     if (!own_half) {
-        if (two && other_two) {   /* both kinds two: the access's only if one pos, two origins */
-            if (plo != phi)
-                goto unrepresentable;
+        if (two && other_two && plo == phi) {   /* both kinds two: the access's one pos, two origins */
             half = halfbits, n5 = w5, n6 = (uint32_t)w6 | (uint64_t)ohi << 32, dualo = GRAN_DUALO;
+        } else if (two && other_two) {   /* or the half kind's: the roles swap */
+            if (atomic_load_explicit(&w[write ? 2 : 1], memory_order_relaxed) != w5)
+                goto unrepresentable;
+            half = GRAN_HALF | (write ? 0 : GRAN_HALF_R), n5 = phi, n6 = ohi | (w6 & UINT32_MAX) << 32,
+            dualo = GRAN_DUALO;
         } else if (two) {
             half = GRAN_HALF | (write ? 0 : GRAN_HALF_R), n5 = phi, n6 = ohi;
         } else if (other_two) {
@@ -2493,9 +2496,52 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
  * chunk). Anything else, or a held bit, returns false for the locked path.
  * Producer / consumer hand-offs (a ring slot written by one thread, read by
  * another) take it: the slot's record changes hands on every access. */
+/* inl_foreign_fast's read by t of another thread's half W record (no R):
+ * the record becomes a split one (the W as it is, t's R on the piece) when
+ * every W half the read overlaps is settled by an earlier walk and none of
+ * the W has a later pos than those (pack_contract's rule for split records;
+ * a half record's entries have no alock). The scatter's output read by the
+ * next pass (radix: another thread's keys, written from two unrolled copies). */
+static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
+                                               uintptr_t v, uint8_t piece, uintptr_t pc, unsigned size,
+                                               goldi_origin_t *found) {
+    goldi_tid_t wt = inl_owner(v);
+    uint8_t mw = (uint8_t)(v >> 8);
+    uint64_t plo = atomic_load_explicit(&w[1], memory_order_relaxed), phi = atomic_load_explicit(&w[5], memory_order_relaxed);
+    uint64_t last = plo > phi ? plo : phi;
+    bool lo = piece & mw & HALF_LO, hi = piece & mw & HALF_HI;
+    if ((!lo && !hi) || (lo && !oc_has(ts, wt, plo)) || (hi && !oc_has(ts, wt, phi)) ||
+        ((lo ? plo : 0) < last && (hi ? phi : 0) < last))
+        return false;
+    if (!*found)
+        *found = access_origin_at(ts, thr, pc, false, size);
+    goldi_origin_t origin = *found;
+    uint64_t pos = ts->epoch_pos, reg = atomic_load_explicit(&w[4], memory_order_relaxed);
+    if (!origin || (pos >> GLS_CHUNK_BITS) + 1 < reg || reg > INL_SPLIT_REG_MAX ||
+        !atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
+        return false;
+    if (atomic_load_explicit(&w[4], memory_order_relaxed) != reg || atomic_load_explicit(&w[1], memory_order_relaxed) != plo ||
+        atomic_load_explicit(&w[5], memory_order_relaxed) != phi) {
+        atomic_store_explicit(&w[0], v, memory_order_release);   /* (changed since read: the locked path) */
+        return false;
+    }
+    uint64_t o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
+    atomic_store_explicit(&w[2], pos, memory_order_relaxed);
+    atomic_store_explicit(&w[3], inl_o3_with(o3, false, origin), memory_order_relaxed);
+    atomic_store_explicit(&w[4], reg | (uint64_t)wt << 32, memory_order_relaxed);
+    atomic_store_explicit(&w[0], (v & ~((uintptr_t)UINT32_MAX << 32)) | GRAN_SPLIT | (uintptr_t)piece << 16 |
+                                     (uintptr_t)thr->tid << 32, memory_order_release);
+    tstat(ts, GLS_ST_CACHED, (uint64_t)lo + hi);
+    tstat(ts, GLS_ST_INL_FOREIGN_FAST, 1);
+    return true;
+}
+
 static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
                                            uintptr_t v, uint8_t piece, bool write, uintptr_t pc, unsigned size,
                                            goldi_origin_t *found) {
+    if ((v & (GRAN_LOCK | GRAN_HALF | GRAN_HALF_R | GRAN_DUALO | GRAN_SPLIT | (uintptr_t)0xff << 16)) == GRAN_HALF &&
+        !write && !thr->n_held && inl_owner(v) != thr->tid)
+        return inl_split_half_fast(ts, thr, w, v, piece, pc, size, found);
     if (v & (GRAN_LOCK | GRAN_HALF))
         return false;   /* (a half record: the locked path) */
     /* What w[0] alone shows cannot go ahead leaves the line alone, instead
