@@ -2485,17 +2485,6 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     return true;
 }
 
-/* inl_foreign without the granule lock, from the runtime's shortcut: the
- * same rule, taken only when the lock would add nothing. The record's lock
- * bit (which every writer of an inline record takes, the granule lock's
- * holders included) makes the read-check-update atomic, as for the owner's
- * update (inl_try); the check must settle every entry without a walk (t's
- * own, ordered by its alock, or found ordered by an earlier walk: no race
- * is possible, so none is reported here), and t's pos must need no new
- * registration (t's epoch starts no earlier than the granule's registry
- * chunk). Anything else, or a held bit, returns false for the locked path.
- * Producer / consumer hand-offs (a ring slot written by one thread, read by
- * another) take it: the slot's record changes hands on every access. */
 /* inl_foreign_fast's read by t of another thread's half W record (no R):
  * the record becomes a split one (the W as it is, t's R on the piece) when
  * every W half the read overlaps is settled by an earlier walk and none of
@@ -2536,6 +2525,17 @@ static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_
     return true;
 }
 
+/* inl_foreign without the granule lock, from the runtime's shortcut: the
+ * same rule, taken only when the lock would add nothing. The record's lock
+ * bit (which every writer of an inline record takes, the granule lock's
+ * holders included) makes the read-check-update atomic, as for the owner's
+ * update (inl_try); the check must settle every entry without a walk (t's
+ * own, ordered by its alock, or found ordered by an earlier walk: no race
+ * is possible, so none is reported here), and t's pos must need no new
+ * registration (t's epoch starts no earlier than the granule's registry
+ * chunk). Anything else, or a held bit, returns false for the locked path.
+ * Producer / consumer hand-offs (a ring slot written by one thread, read by
+ * another) take it: the slot's record changes hands on every access. */
 static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
                                            uintptr_t v, uint8_t piece, bool write, uintptr_t pc, unsigned size,
                                            goldi_origin_t *found) {
@@ -2636,8 +2636,8 @@ static uint32_t pack_update(struct gls_access *x, struct gls_cent *c, uint32_t n
 /* The thread whose W cells a read of `piece` by t, found ordered after
  * every W it overlaps (no race pending), may leave as a split record's W:
  * W cells of one other thread, none with a later pos than one the read
- * overlapped (so all are ordered before it: inl_foreign's rule for half
- * and dual records). t if there is none. */
+ * overlapped (so all are ordered before it: ordering is a property of
+ * thread and pos, as in inl_foreign's rule). t if there is none. */
 static goldi_tid_t split_writer(const struct gls_access *x, const struct gls_cent *c, uint32_t n, uint8_t piece) {
     goldi_tid_t wt = x->t;
     uint64_t last = 0, checked = 0;
@@ -2692,8 +2692,9 @@ static void cents_check(struct gls_access *x, uint8_t piece, const struct gls_ce
 /* The general rule's record of a plain access on the cells c[0..n) (room
  * for one more) of the granule at w, registered in chunk reg - 1, which the
  * caller keeps from registry compaction (a packed granule's BUSY, an inline
- * record's lock bit): the result folds back inline when it is t's alone,
- * is stored packed while it fits, and becomes pool entries otherwise. */
+ * record's lock bit): the result folds back inline when a record holds it
+ * (pack_contract), is stored packed while it fits, and becomes pool
+ * entries otherwise. */
 enum { CENTS_INLINE, CENTS_PACKED, CENTS_ENTRIES };
 static int cents_record(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, struct gls_cent *c, uint32_t n,
                         uint64_t reg) {
