@@ -2399,7 +2399,9 @@ static bool cents_settled(struct gls_thr *ts, const struct goldi_thr *thr, bool 
 /* inl_foreign's test: can the record f take t's access (alock *al, at pos)
  * in place? A read first drops another thread's R all on its bytes that it
  * subsumes (read_subsumes: t holds that R's alock, or an earlier walk found
- * t after it); f is stored only if the update goes ahead. */
+ * t after it), and keeps another thread's W next to its R (a split record)
+ * if it overlaps that W (checked) or knows it ordered the same two ways;
+ * f is stored only if the update goes ahead. */
 static bool inl_foreign_ok(struct gls_thr *ts, const struct goldi_thr *thr, struct gls_inl *f, uint8_t piece,
                            bool write, goldi_origin_t origin, uint64_t pos, uint64_t *al) {
     goldi_tid_t t = thr->tid;
@@ -2413,7 +2415,9 @@ static bool inl_foreign_ok(struct gls_thr *ts, const struct goldi_thr *thr, stru
         f->mr = 0;
     *al = thr->n_held ? alock_pack(alock_pick(f->owner == t ? f->ar & ALOCK_ID_MASK : 0, thr)) : 0;
     return (!f->mr || (f->owner == t && (!(f->mr & ~piece) || (f->pr == pos && f->or == origin && f->ar == *al)))) &&
-           (!f->mw || f->wowner == t || ((f->mw & piece) && f->ow && origin && f->reg <= INL_SPLIT_REG_MAX));
+           (!f->mw || f->wowner == t ||
+            (f->ow && origin && f->reg <= INL_SPLIT_REG_MAX &&
+             ((f->mw & piece) || alock_orders_al(alock_unpack(f->aw), thr) || oc_has(ts, f->wowner, f->pw))));
 }
 
 /* inl_foreign's update of f, once inl_foreign_ok said yes and the check
@@ -2446,7 +2450,11 @@ static void inl_foreign_apply(struct gls_inl *f, goldi_tid_t t, uint8_t piece, b
  * no other thread has an R there. The read need only overlap that W, not
  * cover it: overlapping, W was checked, and being ordered is a property of
  * W's thread and pos, so its other bytes are ordered before the read too
- * (radix's 4-byte reads of 8-byte granules written by another thread).
+ * (radix's 4-byte reads of 8-byte granules written by another thread). A
+ * read of W's other half checks nothing against it, so it makes a split
+ * record only if W is known ordered without a walk: by the lock W's thread
+ * held (multiset's key read next to another thread's count, under the
+ * bucket lock), or by an earlier walk (inl_foreign_ok).
  * False (nothing checked, nothing changed):
  * expand and take the general path. Caller holds the granule lock. */
 static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
@@ -2637,7 +2645,9 @@ static uint32_t pack_update(struct gls_access *x, struct gls_cent *c, uint32_t n
  * every W it overlaps (no race pending), may leave as a split record's W:
  * W cells of one other thread, none with a later pos than one the read
  * overlapped (so all are ordered before it: ordering is a property of
- * thread and pos, as in inl_foreign's rule). t if there is none. */
+ * thread and pos, as in inl_foreign's rule), or whose later ones t knows
+ * ordered without a walk (the lock their thread held, an earlier walk: a
+ * read of the other half checks no W). t if there is none. */
 static goldi_tid_t split_writer(const struct gls_access *x, const struct gls_cent *c, uint32_t n, uint8_t piece) {
     goldi_tid_t wt = x->t;
     uint64_t last = 0, checked = 0;
@@ -2656,7 +2666,13 @@ static goldi_tid_t split_writer(const struct gls_access *x, const struct gls_cen
             checked = c[i].pos > checked ? c[i].pos : checked;
         }
     }
-    return overlaps && checked == last ? wt : x->t;
+    if (wt == x->t || (overlaps && checked == last))
+        return wt;
+    for (uint32_t i = 0; i < n; i++)   /* (the W cells later than the ones the read checked) */
+        if (c[i].kind == GLS_W && (!overlaps || c[i].pos > checked) && !alock_orders_al(c[i].al, x->thr) &&
+            !oc_has(x->ts, c[i].owner, c[i].pos))
+            return x->t;
+    return wt;
 }
 
 /* Cells that are t's W and/or R only, or another thread's W found ordered
