@@ -2121,6 +2121,14 @@ static void check_granule(struct gls_access *x, uint8_t piece, struct gls_entry 
         check_batch(x, piece, batch, nb);
 }
 
+/* Is an entry of owner at pos, made holding alock al, known ordered before
+ * t's access without a walk: t holds that lock now, or an earlier walk
+ * found t after owner's pos (read subsumption, split records)? */
+static bool known_ordered(struct gls_thr *ts, const struct goldi_thr *thr, struct gls_alock al, goldi_tid_t owner,
+                          uint64_t pos) {
+    return alock_orders_al(al, thr) || oc_has(ts, owner, pos);
+}
+
 /* Read subsumption: another thread's plain read e on the bytes of t's plain
  * read that is ordered before it (t holds e's alock now, or an earlier walk
  * found t after e) is no longer needed once t's read is recorded. A later
@@ -2132,7 +2140,8 @@ static void check_granule(struct gls_access *x, uint8_t piece, struct gls_entry 
  * turn keeps one reader's entry instead of one per thread. */
 static bool read_subsumes(struct gls_access *x, const struct gls_entry *e) {
     return e->kind == GLS_R && e->owner != x->t &&
-           (alock_orders(e, x->thr) || oc_has(x->ts, e->owner, atomic_load_explicit(&e->pos, memory_order_relaxed)));
+           known_ordered(x->ts, x->thr, (struct gls_alock){ e->alock_id, e->alock_mode, e->alock_rw }, e->owner,
+                         atomic_load_explicit(&e->pos, memory_order_relaxed));
 }
 
 /* update_granule's rule in parts (pack_update applies the same rule to
@@ -2411,13 +2420,13 @@ static bool inl_foreign_ok(struct gls_thr *ts, const struct goldi_thr *thr, stru
                (!(f->mr & ~piece) || f->owner == t);
     }
     if (f->mr && f->owner != t && !(f->mr & ~piece) &&
-        (alock_orders_al(alock_unpack(f->ar), thr) || oc_has(ts, f->owner, f->pr)))
+        known_ordered(ts, thr, alock_unpack(f->ar), f->owner, f->pr))
         f->mr = 0;
     *al = thr->n_held ? alock_pack(alock_pick(f->owner == t ? f->ar & ALOCK_ID_MASK : 0, thr)) : 0;
     return (!f->mr || (f->owner == t && (!(f->mr & ~piece) || (f->pr == pos && f->or == origin && f->ar == *al)))) &&
            (!f->mw || f->wowner == t ||
             (f->ow && origin && f->reg <= INL_SPLIT_REG_MAX &&
-             ((f->mw & piece) || alock_orders_al(alock_unpack(f->aw), thr) || oc_has(ts, f->wowner, f->pw))));
+             ((f->mw & piece) || known_ordered(ts, thr, alock_unpack(f->aw), f->wowner, f->pw))));
 }
 
 /* inl_foreign's update of f, once inl_foreign_ok said yes and the check
@@ -2623,7 +2632,7 @@ static uint32_t pack_update(struct gls_access *x, struct gls_cent *c, uint32_t n
         if ((c[i].mask & piece) &&
             (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t) ||
              (kind == GLS_R && c[i].kind == GLS_R && c[i].owner != x->t &&
-              (alock_orders_al(c[i].al, x->thr) || oc_has(x->ts, c[i].owner, c[i].pos)))))
+              known_ordered(x->ts, x->thr, c[i].al, c[i].owner, c[i].pos))))
             c[i].mask &= (uint8_t)~piece;
         if (c[i].mask)
             c[k++] = c[i];
@@ -2669,8 +2678,8 @@ static goldi_tid_t split_writer(const struct gls_access *x, const struct gls_cen
     if (wt == x->t || (overlaps && checked == last))
         return wt;
     for (uint32_t i = 0; i < n; i++)   /* (the W cells later than the ones the read checked) */
-        if (c[i].kind == GLS_W && (!overlaps || c[i].pos > checked) && !alock_orders_al(c[i].al, x->thr) &&
-            !oc_has(x->ts, c[i].owner, c[i].pos))
+        if (c[i].kind == GLS_W && (!overlaps || c[i].pos > checked) &&
+            !known_ordered(x->ts, x->thr, c[i].al, c[i].owner, c[i].pos))
             return x->t;
     return wt;
 }
