@@ -3302,6 +3302,26 @@ GOLDI_INLINE void prefetch_next_granule(goldi_shadow_word_t *w, bool write) {
         __builtin_prefetch(w + GOLDI_GRANULE, 0);
 }
 
+/* An 8-byte read is often a pointer the program follows next (a chain's
+ * `next`, a bucket's head): when the 8 bytes look like a user-space address,
+ * start the misses on the shadow lines of the granule it points at and the
+ * one after (a node's first two fields), so they overlap the program's own
+ * miss on the node. The program reads these 8 bytes right after this hook,
+ * so the load is one it makes anyway (should it fault, a handler that
+ * retries sees the same fault, one that longjmps leaves the thread with
+ * the runtime's re-entry guard raised: its later accesses go unchecked).
+ * Doubles and most integers fail the address test. */
+GOLDI_INLINE void prefetch_pointee(struct gls_engine *g, uintptr_t addr) {
+    uintptr_t v = __atomic_load_n((const uintptr_t *)addr, __ATOMIC_RELAXED);
+    if ((v & 7) || v - 0x10000 >= (UINT64_C(1) << 47) - 0x10000)
+        return;
+    goldi_shadow_word_t *pw = goldi_shadow_word_if_present(g->env.plane, v);
+    if (pw) {
+        __builtin_prefetch(pw);
+        __builtin_prefetch(pw + GOLDI_GRANULE);
+    }
+}
+
 /* An 8-byte-aligned access of one or two whole granules (doubles,
  * pointers, vectorised loops: array code's common case) whose granules are
  * inline records of thr, kept small enough to run in registers; anything
@@ -3313,6 +3333,8 @@ GOLDI_INLINE void access_fast_whole(struct gls_engine *g, struct goldi_thr *thr,
     goldi_origin_t o = 0;
     if (w && size == GOLDI_GRANULE)
         prefetch_next_granule(w, write);
+    if (!write && size == GOLDI_GRANULE)
+        prefetch_pointee(g, addr);
     if (GOLDI_UNLIKELY(!ts || !w) || inl_try_whole(ts, thr, w, write, pc, size, &o) == INL_NO) {
         access_fast_any(g, ts, thr, w, addr, size, write, pc);
         return;
