@@ -3318,7 +3318,7 @@ GOLDI_INLINE void prefetch_pointee(struct gls_engine *g, uintptr_t addr) {
     goldi_shadow_word_t *pw = goldi_shadow_word_if_present(g->env.plane, v);
     if (pw) {
         __builtin_prefetch(pw);
-        __builtin_prefetch(pw + GOLDI_GRANULE);
+        prefetch_next_granule(pw, false);
     }
 }
 
