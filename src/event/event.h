@@ -86,7 +86,7 @@ struct goldi_held {
     uint8_t mode;               /* enum goldi_lock_mode */
 };
 
-#define GOLDI_ORIGIN_MEMO 64   /* power of two */
+#define GOLDI_ORIGIN_MEMO 256  /* power of two: 1 KiB of code without two slots alike */
 #define GOLDI_LOCKSET_MEMO 64  /* (origin.c's hash takes the top 6 bits) */
 
 /* A thread as engines see it. The runtime embeds one in its thread state; the
@@ -232,7 +232,10 @@ bool goldi_event_site_is(goldi_site_t site, const struct goldi_event *ev);
 /* Slot of pc: the access calls of one loop are a few bytes apart (a call
  * takes 5), so pc / 4 puts any GOLDI_ORIGIN_MEMO * 4 bytes of code in
  * distinct slots; a multiplicative hash made two of a loop's calls share a
- * slot (and evict each other at every access) now and then. */
+ * slot (and evict each other at every access) now and then. With 64 slots,
+ * calls 256 bytes apart shared one: lockfree's consumer loop (550 bytes)
+ * had two reads evict each other at every message, each miss a stack
+ * fingerprint and a site-cache probe (800 K of them in 200 K messages). */
 GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_at(struct goldi_thr *thr, uintptr_t pc) {
     return &thr->oc[(pc >> 2) & (GOLDI_ORIGIN_MEMO - 1)];
 }
