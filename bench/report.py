@@ -247,16 +247,24 @@ def main():
               "reduced size, and each slowdown compares equal sizes. Per-run timeout %s s (Valgrind %s s)."
               % (meta.get("native_div", "?"), meta.get("instr_div", "?"), meta.get("vg_div", "?"),
                  meta.get("run_timeout", "?"), meta.get("vg_timeout", "?")))
-    md.append("- Load average (1/5/15 min) at start: %s, at end: %s; highest 1-min load seen at a run start: %s. "
-              "The machine may be shared with other jobs; a load above `nproc` inflates times and makes single "
-              "cells noisy (and can push cells past the time budget)."
+    md.append("- Load average (1/5/15 min) at start: %s, at end: %s; highest 1-min load seen at a run start: %s "
+              "(it counts the suite's own threads too: 4 a cell, up to 64 in the scaling table)."
               % (meta.get("load_start", "?"), meta.get("load_end", "?"), meta.get("load_max", "not recorded")))
-    try:
-        if float((meta.get("load_max") or "0").split()[0]) > 2 * float(meta.get("host_nproc", "2")):
-            md.append("- **Warning: the machine was heavily loaded during this run; rerun on a quiet machine "
-                      "before quoting these numbers.**")
-    except ValueError:
-        pass
+    others_share, steal_share = meta.get("others_cpu_share"), meta.get("steal_share")
+    if others_share is not None and steal_share is not None:
+        md.append("- Other jobs during the timed runs: %.1f %% of the machine's CPU time (wall x cores) was "
+                  "spent outside this suite, and %.1f %% was stolen from this VM by its hypervisor."
+                  % (100 * float(others_share), 100 * float(steal_share)))
+        if float(others_share) > 0.10 or float(steal_share) > 0.10:
+            md.append("- **Warning: other jobs took a noticeable share of the machine during this run; single "
+                      "cells are inflated and noisy: rerun on a quiet machine before quoting them.**")
+    else:   # (results from before the CPU accounting: only the load average to go by)
+        try:
+            if float((meta.get("load_max") or "0").split()[0]) > 2 * float(meta.get("host_nproc", "2")):
+                md.append("- **Warning: the load average was high during this run (the suite's own threads "
+                          "count in it); rerun on a quiet machine before quoting these numbers.**")
+        except ValueError:
+            pass
     md.append("")
     if skipped:
         md.append("**Skipped tools:**\n")

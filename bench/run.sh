@@ -196,6 +196,19 @@ tool_div() { case $1 in native) echo "$NATIVE_DIV" ;; helgrind|drd) echo "$VG_DI
 # the suite still ends near BUDGET_S. USED_MS sums each tool's wall time.
 declare -A USED_MS=() GAVE_UP=()
 LOAD_MAX=0  # highest 1-minute load average seen at the start of a run
+
+# The load average counts this suite's own threads (4 a cell, up to 64 in the
+# scaling table), so it cannot tell whether other jobs shared the machine.
+# What can: the CPU time the whole machine spent busy (/proc/stat) less the
+# CPU time of this suite's own finished children (bash's `times`), and the
+# time the hypervisor gave this VM's CPUs to others (steal).
+machine_cpu() { # -> "busy_s steal_s" since boot
+    awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f %.2f\n", ($2 + $3 + $4 + $7 + $8) / hz, $9 / hz }' /proc/stat
+}
+own_cpu() { # -> user + system seconds of this shell's finished children
+    times >"$TMP/times"   # (in this shell: a $(...) subshell has children of its own)
+    awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.2f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$TMP/times"
+}
 NWL=$(echo $workloads | wc -w)
 CAP_MS=0
 ms_of() { awk -v x="$1" 'BEGIN { printf "%d", x * 1000 }'; }
@@ -292,6 +305,8 @@ native_divs() {
 log "tools: $tools"
 log "runs=$RUNS threads=$THREADS native_div=$NATIVE_DIV instr_div=$INSTR_DIV vg_div=$VG_DIV budget=${BUDGET_S}s"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+read -r BUSY_START STEAL_START < <(machine_cpu)
+own_cpu >"$TMP/own"; OWN_START=$(<"$TMP/own") WALL_START=$EPOCHREALTIME
 # Rep-major order: every workload gets its first run before any gets a second,
 # so a budget cut-off loses repetitions, not whole workloads. Within a
 # workload, native and the tools run back to back.
@@ -320,6 +335,14 @@ if [ $scaling = 1 ]; then
     done
 fi
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+read -r BUSY_END STEAL_END < <(machine_cpu)
+own_cpu >"$TMP/own"; OWN_END=$(<"$TMP/own")
+# Shares of the machine's CPU time (wall x cores) over the timed runs.
+read -r OTHERS_SHARE STEAL_SHARE < <(awk -v b0="$BUSY_START" -v b1="$BUSY_END" -v s0="$STEAL_START" \
+    -v s1="$STEAL_END" -v o0="$OWN_START" -v o1="$OWN_END" -v w0="$WALL_START" -v w1="$EPOCHREALTIME" \
+    -v n="$(nproc)" 'BEGIN { c = (w1 - w0) * n; if (c <= 0) c = 1
+        o = (b1 - b0) - (o1 - o0); if (o < 0) o = 0
+        printf "%.3f %.3f\n", o / c, (s1 - s0) / c }')
 
 # --------------------------------------------------------------- report ----
 META=$OUT/meta.env
@@ -352,6 +375,8 @@ META=$OUT/meta.env
     echo "load_start=$LOAD_START"
     echo "load_end=$LOAD_END"
     echo "load_max=$LOAD_MAX"
+    echo "others_cpu_share=$OTHERS_SHARE"
+    echo "steal_share=$STEAL_SHARE"
     echo "tools=$tools"
 } >"$META"
 cp "$NOTES" "$OUT/skipped.tsv"
