@@ -87,7 +87,7 @@ struct goldi_held {
 };
 
 #define GOLDI_ORIGIN_MEMO 256  /* power of two: 1 KiB of code without two slots alike */
-#define GOLDI_LOCKSET_MEMO 64  /* (origin.c's hash takes the top 6 bits) */
+#define GOLDI_LOCKSET_MEMO 256 /* power of two (origin.c hashes into it) */
 
 /* A thread as engines see it. The runtime embeds one in its thread state; the
  * trace analyzer makes one per trace thread. */

@@ -273,7 +273,8 @@ goldi_site_t goldi_event_site_interned(const struct goldi_event *ev) {
 static goldi_lockset_t lockset_one(struct goldi_thr *thr, const struct goldi_origin_info *in) {
     uintptr_t a = in->held_addr[0];
     uint64_t mode = in->held_mode[0];
-    struct goldi_lockset_memo *e = &thr->lsm[(a * 0x9E3779B97F4A7C15ull) >> 58];   /* (64 slots) */
+    struct goldi_lockset_memo *e =
+        &thr->lsm[(a * 0x9E3779B97F4A7C15ull) >> (64 - __builtin_ctz(GOLDI_LOCKSET_MEMO))];
     if (a && e->addr == a) {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         uint64_t sm = e->set_mode;
