@@ -2553,6 +2553,82 @@ static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_
  * chunk). Anything else, or a held bit, returns false for the locked path.
  * Producer / consumer hand-offs (a ring slot written by one thread, read by
  * another) take it: the slot's record changes hands on every access. */
+/* inl_foreign_fast's case of a whole-granule access by a thread that is not
+ * the record's owner (a slot handed from producer to consumer and back, a
+ * node read after another thread wrote it): the same tests and the same
+ * result as the general way (inl_read, inl_foreign_ok, inl_cents,
+ * cents_settled, inl_foreign_apply, inl_store) on the words this case reads
+ * and changes only. A read keeps the W (checked) next to its R, which
+ * subsumes the other thread's R if that is known ordered before it; a write
+ * checks both and leaves its W alone. Caller holds the lock bit (v: w[0]
+ * without it), and the record is not a half one. */
+static bool inl_handoff(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
+                        bool write, goldi_origin_t origin) {
+    goldi_tid_t t = thr->tid, owner = inl_owner(v);
+    uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16);
+    uint64_t w4 = atomic_load_explicit(&w[4], memory_order_relaxed), reg = inl_reg(v, w4);
+    goldi_tid_t wowner = (v & GRAN_SPLIT) ? (goldi_tid_t)(w4 >> 32) : owner;
+    uint64_t pos = ts->epoch_pos, w3 = atomic_load_explicit(&w[3], memory_order_relaxed);
+    GOLDI_DCHECK(owner != t && !(v & (GRAN_HALF | GRAN_DUALO)));
+    if ((pos >> GLS_CHUNK_BITS) + 1 < reg)
+        return false;
+    if (!write && mw && wowner != t && !((goldi_origin_t)w3 && origin && reg <= INL_SPLIT_REG_MAX))
+        return false;   /* (no split record to be made) */
+    uint64_t own = 0, alock = 0, cached = 0;
+    if (mw) {   /* W: checked by both kinds */
+        struct gls_alock aw = alock_unpack(atomic_load_explicit(&w[5], memory_order_relaxed));
+        if (wowner == t)
+            own++;
+        else if (alock_orders_al(aw, thr))
+            alock++;
+        else if (oc_has(ts, wowner, atomic_load_explicit(&w[1], memory_order_relaxed)))
+            cached++;
+        else
+            return false;
+    }
+    if (mr) {   /* another thread's R: a write checks it, a read subsumes it or stops */
+        struct gls_alock ar = alock_unpack(atomic_load_explicit(&w[6], memory_order_relaxed));
+        uint64_t pr = atomic_load_explicit(&w[2], memory_order_relaxed);
+        if (!write) {
+            if (!known_ordered(ts, thr, ar, owner, pr))
+                return false;
+        } else if (alock_orders_al(ar, thr)) {
+            alock++;
+        } else if (oc_has(ts, owner, pr)) {
+            cached++;
+        } else {
+            return false;
+        }
+    }
+    if (write) {
+        uint64_t al = thr->n_held ? alock_pack(alock_pick(
+                                        wowner == t ? atomic_load_explicit(&w[5], memory_order_relaxed) & ALOCK_ID_MASK : 0,
+                                        thr))
+                                  : 0;
+        atomic_store_explicit(&w[1], pos, memory_order_relaxed);
+        atomic_store_explicit(&w[3], (w3 & ~(uint64_t)UINT32_MAX) | origin, memory_order_relaxed);
+        atomic_store_explicit(&w[4], reg, memory_order_relaxed);
+        atomic_store_explicit(&w[5], al, memory_order_relaxed);
+        atomic_store_explicit(&w[0], GRAN_INL | (uintptr_t)0xff << 8 | (uintptr_t)t << 32, memory_order_release);
+    } else {
+        uint64_t al = thr->n_held ? alock_pack(alock_pick(0, thr)) : 0;
+        bool split = mw && wowner != t;
+        atomic_store_explicit(&w[2], pos, memory_order_relaxed);
+        atomic_store_explicit(&w[3], (uint32_t)w3 | (uint64_t)origin << 32, memory_order_relaxed);
+        atomic_store_explicit(&w[4], reg | (split ? (uint64_t)wowner << 32 : 0), memory_order_relaxed);
+        atomic_store_explicit(&w[6], al, memory_order_relaxed);
+        atomic_store_explicit(&w[0],
+                              GRAN_INL | (split ? GRAN_SPLIT : 0) | (uintptr_t)mw << 8 | (uintptr_t)0xff << 16 |
+                                  (uintptr_t)t << 32,
+                              memory_order_release);
+    }
+    tstat(ts, GLS_ST_OWNER_SC, own);
+    tstat(ts, GLS_ST_ALOCK_SC, alock);
+    tstat(ts, GLS_ST_CACHED, cached);
+    tstat(ts, GLS_ST_INL_FOREIGN_FAST, 1);
+    return true;
+}
+
 static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
                                            uintptr_t v, uint8_t piece, bool write, uintptr_t pc, unsigned size,
                                            goldi_origin_t *found) {
@@ -2580,6 +2656,12 @@ static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr
     goldi_origin_t origin = *found;
     if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
         return false;
+    if (piece == 0xff && owner != thr->tid && !(v & GRAN_DUALO)) {
+        if (inl_handoff(ts, thr, w, v, write, origin))
+            return true;
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return false;
+    }
     struct gls_inl f;
     inl_read(w, v, &f);
     uint64_t pos = ts->epoch_pos, al;
