@@ -86,7 +86,7 @@ struct goldi_held {
     uint8_t mode;               /* enum goldi_lock_mode */
 };
 
-#define GOLDI_ORIGIN_MEMO 256  /* power of two: 1 KiB of code without two slots alike */
+#define GOLDI_ORIGIN_MEMO 256  /* power of two: any 1 KiB of code maps to distinct slots */
 #define GOLDI_LOCKSET_MEMO 256 /* power of two (origin.c hashes into it) */
 
 /* A thread as engines see it. The runtime embeds one in its thread state; the

@@ -2542,17 +2542,6 @@ static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_
     return true;
 }
 
-/* inl_foreign without the granule lock, from the runtime's shortcut: the
- * same rule, taken only when the lock would add nothing. The record's lock
- * bit (which every writer of an inline record takes, the granule lock's
- * holders included) makes the read-check-update atomic, as for the owner's
- * update (inl_try); the check must settle every entry without a walk (t's
- * own, ordered by its alock, or found ordered by an earlier walk: no race
- * is possible, so none is reported here), and t's pos must need no new
- * registration (t's epoch starts no earlier than the granule's registry
- * chunk). Anything else, or a held bit, returns false for the locked path.
- * Producer / consumer hand-offs (a ring slot written by one thread, read by
- * another) take it: the slot's record changes hands on every access. */
 /* inl_foreign_fast's case of a whole-granule access by a thread that is not
  * the record's owner (a slot handed from producer to consumer and back, a
  * node read after another thread wrote it): the same tests and the same
@@ -2560,7 +2549,7 @@ static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_
  * cents_settled, inl_foreign_apply, inl_store) on the words this case reads
  * and changes only. A read keeps the W (checked) next to its R, which
  * subsumes the other thread's R if that is known ordered before it; a write
- * checks both and leaves its W alone. Caller holds the lock bit (v: w[0]
+ * checks both and leaves only its own W. Caller holds the lock bit (v: w[0]
  * without it), and the record is not a half one. */
 static bool inl_handoff(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
                         bool write, goldi_origin_t origin) {
@@ -2629,6 +2618,17 @@ static bool inl_handoff(struct gls_thr *ts, const struct goldi_thr *thr, goldi_s
     return true;
 }
 
+/* inl_foreign without the granule lock, from the runtime's shortcut: the
+ * same rule, taken only when the lock would add nothing. The record's lock
+ * bit (which every writer of an inline record takes, the granule lock's
+ * holders included) makes the read-check-update atomic, as for the owner's
+ * update (inl_try); the check must settle every entry without a walk (t's
+ * own, ordered by its alock, or found ordered by an earlier walk: no race
+ * is possible, so none is reported here), and t's pos must need no new
+ * registration (t's epoch starts no earlier than the granule's registry
+ * chunk). Anything else, or a held bit, returns false for the locked path.
+ * Producer / consumer hand-offs (a ring slot written by one thread, read by
+ * another) take it: the slot's record changes hands on every access. */
 static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
                                            uintptr_t v, uint8_t piece, bool write, uintptr_t pc, unsigned size,
                                            goldi_origin_t *found) {
