@@ -2384,24 +2384,44 @@ static uint64_t granule_new_pos(struct gls_access *x, uint64_t *reg) {
  * settled without a walk (t's own, ordered by its alock, or found ordered
  * by an earlier walk): true, counted as check_granule counts. False
  * (nothing counted): the caller checks them as entries. */
+/* Entries found ordered before an access without a walk, by how
+ * (check_granule's short-circuits, counted once the whole check settles). */
+struct gls_settled {
+    uint64_t own, alock, cached;
+};
+
+/* Is the entry of owner, made holding alock al, at pos, ordered before
+ * thr's access without a walk: thr's own, by a lock thr holds, or found so
+ * by an earlier walk? Counted in *s if so. */
+GOLDI_INLINE bool entry_settled(struct gls_settled *s, struct gls_thr *ts, const struct goldi_thr *thr,
+                                goldi_tid_t owner, struct gls_alock al, uint64_t pos) {
+    if (owner == thr->tid)
+        s->own++;
+    else if (alock_orders_al(al, thr))
+        s->alock++;
+    else if (oc_has(ts, owner, pos))
+        s->cached++;
+    else
+        return false;
+    return true;
+}
+
+GOLDI_INLINE void settled_count(struct gls_thr *ts, const struct gls_settled *s) {
+    tstat(ts, GLS_ST_OWNER_SC, s->own);
+    tstat(ts, GLS_ST_ALOCK_SC, s->alock);
+    tstat(ts, GLS_ST_CACHED, s->cached);
+}
+
 static bool cents_settled(struct gls_thr *ts, const struct goldi_thr *thr, bool write, uint8_t piece,
                           const struct gls_cent *c, uint32_t n) {
-    uint64_t own = 0, alock = 0, cached = 0;
+    struct gls_settled st = { 0, 0, 0 };
     for (uint32_t i = 0; i < n; i++) {
         if (!(c[i].mask & piece) || !(write || c[i].kind == GLS_W))   /* (entry_relevant, plain) */
             continue;
-        if (c[i].owner == thr->tid)
-            own++;
-        else if (alock_orders_al(c[i].al, thr))
-            alock++;
-        else if (oc_has(ts, c[i].owner, c[i].pos))
-            cached++;
-        else
+        if (!entry_settled(&st, ts, thr, c[i].owner, c[i].al, c[i].pos))
             return false;
     }
-    tstat(ts, GLS_ST_OWNER_SC, own);
-    tstat(ts, GLS_ST_ALOCK_SC, alock);
-    tstat(ts, GLS_ST_CACHED, cached);
+    settled_count(ts, &st);
     return true;
 }
 
@@ -2563,37 +2583,18 @@ static bool inl_handoff(struct gls_thr *ts, const struct goldi_thr *thr, goldi_s
         return false;
     if (!write && mw && wowner != t && !((goldi_origin_t)w3 && origin && reg <= INL_SPLIT_REG_MAX))
         return false;   /* (no split record to be made) */
-    uint64_t own = 0, alock = 0, cached = 0;
-    if (mw) {   /* W: checked by both kinds */
-        struct gls_alock aw = alock_unpack(atomic_load_explicit(&w[5], memory_order_relaxed));
-        if (wowner == t)
-            own++;
-        else if (alock_orders_al(aw, thr))
-            alock++;
-        else if (oc_has(ts, wowner, atomic_load_explicit(&w[1], memory_order_relaxed)))
-            cached++;
-        else
-            return false;
-    }
+    struct gls_settled st = { 0, 0, 0 };
+    uint64_t w5 = atomic_load_explicit(&w[5], memory_order_relaxed);   /* W's alock */
+    if (mw && !entry_settled(&st, ts, thr, wowner, alock_unpack(w5), atomic_load_explicit(&w[1], memory_order_relaxed)))
+        return false;   /* (W: checked by both kinds) */
     if (mr) {   /* another thread's R: a write checks it, a read subsumes it or stops */
         struct gls_alock ar = alock_unpack(atomic_load_explicit(&w[6], memory_order_relaxed));
         uint64_t pr = atomic_load_explicit(&w[2], memory_order_relaxed);
-        if (!write) {
-            if (!known_ordered(ts, thr, ar, owner, pr))
-                return false;
-        } else if (alock_orders_al(ar, thr)) {
-            alock++;
-        } else if (oc_has(ts, owner, pr)) {
-            cached++;
-        } else {
+        if (write ? !entry_settled(&st, ts, thr, owner, ar, pr) : !known_ordered(ts, thr, ar, owner, pr))
             return false;
-        }
     }
     if (write) {
-        uint64_t al = thr->n_held ? alock_pack(alock_pick(
-                                        wowner == t ? atomic_load_explicit(&w[5], memory_order_relaxed) & ALOCK_ID_MASK : 0,
-                                        thr))
-                                  : 0;
+        uint64_t al = thr->n_held ? alock_pack(alock_pick(wowner == t ? w5 & ALOCK_ID_MASK : 0, thr)) : 0;
         atomic_store_explicit(&w[1], pos, memory_order_relaxed);
         atomic_store_explicit(&w[3], (w3 & ~(uint64_t)UINT32_MAX) | origin, memory_order_relaxed);
         atomic_store_explicit(&w[4], reg, memory_order_relaxed);
@@ -2611,9 +2612,7 @@ static bool inl_handoff(struct gls_thr *ts, const struct goldi_thr *thr, goldi_s
                                   (uintptr_t)t << 32,
                               memory_order_release);
     }
-    tstat(ts, GLS_ST_OWNER_SC, own);
-    tstat(ts, GLS_ST_ALOCK_SC, alock);
-    tstat(ts, GLS_ST_CACHED, cached);
+    settled_count(ts, &st);
     tstat(ts, GLS_ST_INL_FOREIGN_FAST, 1);
     return true;
 }
