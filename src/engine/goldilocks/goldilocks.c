@@ -2832,36 +2832,43 @@ static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
         tstat(x->ts, GLS_ST_PACK_UPDATE, 1);
 }
 
-/* pack_access's case of a read by t of a packed granule that the general
- * rule (cents_check, then cents_record: pack_update, pack_contract,
- * pack_store) settles in place: a node's key read under its bucket lock by
- * several threads in turn, a ring's bounds read by its producer and its
- * consumer. The same result, with the cells rewritten where they are
- * instead of decoded, run through the rule and encoded again. It applies
- * when the rule would check nothing that needs a walk (every W on the
- * bytes settled: entry_settled), keep nothing (t's R on the bytes, if any,
- * is on exactly them and from before t's epoch), share no cell (no other R
- * of t has the access's history), pair no cells (no DUAL cell, at most
+/* pack_access's case of a plain access by t to a packed granule that the
+ * general rule (cents_check, then cents_record: pack_update, pack_contract,
+ * pack_store) settles without a walk: a node's key read under its bucket
+ * lock by several threads in turn, its count written under it, a ring's
+ * bounds read by its producer and its consumer. The same result, with the
+ * cells rewritten where they are instead of decoded, run through the rule
+ * and encoded again. It applies when the rule would check nothing that
+ * needs a walk (every cell the access is checked against settled:
+ * entry_settled), keep nothing (t's cell of the kind on the bytes, if any,
+ * is from before t's epoch), pair no cells (no DUAL cell, at most
  * PACK_CELLS after) and register nothing (t's epoch is in the granule's
- * registry chunk or later). The rule's steps, in its order: t's R and the
- * other threads' R it subsumes (known ordered before it) leave the bytes,
- * emptied cells go, the rest keep their order, the new cell goes last; the
- * cells fold back into an inline record if one holds them (pack_contract:
- * only if no other thread's R is left, so only then is it asked). Anything
- * else: false, nothing written. Caller holds the granule lock. */
-static bool pack_reread(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
-                        uintptr_t pc, unsigned size) {
+ * registry chunk or later). The rule's steps, in its order: the bytes
+ * leave the cells the access supersedes (a write: every cell; a read: t's
+ * R and the other threads' R it subsumes, known ordered before it),
+ * emptied cells go, the rest keep their order, and the bytes join t's
+ * first cell of the kind with the access's history (origin, alock, t's
+ * epoch), or else a new cell that goes last (radix's scatter writes a
+ * granule's second key after its first); the
+ * cells fold back into an inline record if one holds them (pack_contract,
+ * asked only when no cell is left that no inline record of t holds: another
+ * thread's R, or for a write any cell of another thread). Anything else:
+ * false, nothing written. Caller holds the granule lock. */
+static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
+                         bool write, uintptr_t pc, unsigned size) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     uint64_t epoch = ts->epoch_pos;
     goldi_tid_t t = thr->tid;
     if (!pack_is(w0) || (epoch >> GLS_CHUNK_BITS) + 1 < pack_reg(w0) || epoch >> PACK_POS_BITS ||
         t >= PACK_OWNER_LIMIT)
         return false;
-    uint32_t cells = (uint32_t)(w0 >> 4) & 3, k = 0;
+    uint8_t kind = write ? GLS_W : GLS_R;
+    uint32_t cells = (uint32_t)(w0 >> 4) & 3, k = 0, n_own = 0;
     uint64_t cw[2 * PACK_CELLS + 2];   /* the cells that stay, then the new one */
-    struct gls_cent mine = { .owner = GOLDI_TID_NONE }, own[PACK_CELLS];
-    uint32_t n_own = 0;
-    bool other_r = false;
+    struct gls_cent own[PACK_CELLS];   /* t's cells of the kind that stay (might share) */
+    uint32_t own_at[PACK_CELLS];       /* (their index in cw) */
+    uint64_t old_al = 0;               /* alock id of t's cell the rule calls mine */
+    bool have_mine = false, foreign = false;
     struct gls_settled st = { 0, 0, 0 };
     for (uint32_t i = 0; i < cells; i++) {
         uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
@@ -2869,45 +2876,52 @@ static bool pack_reread(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_
         if (b & PACK_DUAL)
             return false;
         struct gls_cent c = cell_cent(a, b, (uint8_t)(b >> 32), (goldi_origin_t)b);
-        if (c.kind == GLS_R && c.owner == t) {
-            if (c.mask & piece) {
-                if (c.mask != piece || c.pos >= epoch)
-                    return false;   /* (t's R on other bytes too, or kept) */
-                mine = c;
+        bool mine_kind = c.kind == kind && c.owner == t;
+        if (c.mask & piece) {
+            if ((write || c.kind == GLS_W) && !entry_settled(&st, ts, thr, c.owner, c.al, c.pos))
+                return false;   /* (cents_settled's test) */
+            if (mine_kind && (c.mask & piece) == piece && !have_mine) {
+                if (c.pos >= epoch)
+                    return false;   /* (maybe kept: the rule decides) */
+                have_mine = true;
+                old_al = c.al.id;
+            }
+            if (write || mine_kind || (c.kind == GLS_R && known_ordered(ts, thr, c.al, c.owner, c.pos)))
+                c.mask &= (uint8_t)~piece;
+            if (!c.mask)
                 continue;
-            }
-            own[n_own++] = c;   /* (might share: tested below) */
-        } else if (c.kind == GLS_R) {
-            if ((c.mask & piece) && known_ordered(ts, thr, c.al, c.owner, c.pos)) {
-                c.mask &= (uint8_t)~piece;   /* subsumed on these bytes */
-                if (!c.mask)
-                    continue;
-                b = (b & ~(UINT64_C(0xff) << 32)) | (uint64_t)c.mask << 32;
-            }
-            other_r = true;
-        } else if ((c.mask & piece) && !entry_settled(&st, ts, thr, c.owner, c.al, c.pos)) {
-            return false;
+            b = (b & ~(UINT64_C(0xff) << 32)) | (uint64_t)c.mask << 32;
         }
+        if (mine_kind) {
+            own_at[n_own] = k;
+            own[n_own++] = c;
+        }
+        foreign |= c.owner != t && (write || c.kind == GLS_R);
         cw[2 * k] = a;
         cw[2 * k++ + 1] = b;
     }
-    if (k == PACK_CELLS)
-        return false;
-    struct gls_alock al = alock_pick(mine.owner == t ? mine.al.id : 0, thr);
+    struct gls_alock al = alock_pick(old_al, thr);
     if (al.id >> PACK_ALOCK_BITS)
         return false;
-    goldi_origin_t origin = access_origin_at(ts, thr, pc, false, size);
-    for (uint32_t i = 0; i < n_own; i++)
-        if (own[i].pos >= epoch && own[i].origin == origin && alocks_same(own[i].al, al))
-            return false;   /* (the rule would share that cell) */
-    cw[2 * k] = epoch | (uint64_t)t << PACK_POS_BITS;
-    cw[2 * k++ + 1] = (uint64_t)origin | (uint64_t)piece << 32 | (uint64_t)GLS_R << 40 | al.id << 42 |
-                      (uint64_t)al.mode << 62 | (uint64_t)al.rw << 63;
+    goldi_origin_t origin = access_origin_at(ts, thr, pc, write, size);
+    uint32_t share = 0;
+    while (share < n_own && !(own[share].pos >= epoch && own[share].origin == origin && alocks_same(own[share].al, al)))
+        share++;
+    if (share == n_own && k == PACK_CELLS)
+        return false;   /* (no room for a new cell: the rule makes entries) */
     tstat(ts, GLS_ST_ACCESSES, 1);
     settled_count(ts, &st);
-    tstat(ts, GLS_ST_RECORDED, 1);
-    if (!other_r) {
-        struct gls_access x = { .thr = thr, .ts = ts, .t = t, .origin = origin };
+    if (share < n_own) {   /* same history as t's cell on other bytes: it takes these too */
+        cw[2 * own_at[share] + 1] |= (uint64_t)piece << 32;
+        tstat(ts, GLS_ST_SHARED, 1);
+    } else {
+        cw[2 * k] = epoch | (uint64_t)t << PACK_POS_BITS;
+        cw[2 * k++ + 1] = (uint64_t)origin | (uint64_t)piece << 32 | (uint64_t)kind << 40 | al.id << 42 |
+                          (uint64_t)al.mode << 62 | (uint64_t)al.rw << 63;
+        tstat(ts, GLS_ST_RECORDED, 1);
+    }
+    if (!foreign) {
+        struct gls_access x = { .thr = thr, .ts = ts, .t = t, .origin = origin, .write = write };
         struct gls_cent c[PACK_CELLS];
         for (uint32_t i = 0; i < k; i++)
             c[i] = cell_cent(cw[2 * i], cw[2 * i + 1], (uint8_t)(cw[2 * i + 1] >> 32), (goldi_origin_t)cw[2 * i + 1]);
@@ -3391,9 +3405,9 @@ static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *t
  * hashtable's scatters: kept lean, no loop). */
 static GOLDI_NOINLINE void piece_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                         goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
-    if (!write && pack_is(atomic_load_explicit(&w[0], memory_order_relaxed))) {
+    if (pack_is(atomic_load_explicit(&w[0], memory_order_relaxed))) {
         gran_lock(g, ts, w);
-        bool done = pack_reread(ts, thr, w, byte_mask(addr, addr + size), pc, size);
+        bool done = pack_inplace(ts, thr, w, byte_mask(addr, addr + size), write, pc, size);
         if (!done) {
             struct goldi_event ev = plain_event(thr, write, addr, size, pc);
             access_locked(g, ts, &ev, addr, size, w);
