@@ -3108,6 +3108,43 @@ static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
     gran_unlock(ts, w);
 }
 
+/* update_granule's case of an atomic access to a granule whose entries are
+ * all atomic (a flag, a counter, a ring's index: what lock-free code shares)
+ * and that holds t's entry of the access's kind on exactly its bytes: the
+ * check finds nothing to check (atomic accesses do not race with each
+ * other), and the rule keeps or moves that entry (record_kept,
+ * record_moved: no other entry is dropped). The slot words' tags tell the
+ * kinds, so only t's entries are read. False (nothing changed) otherwise.
+ * Caller holds the granule lock. */
+static bool atomic_record_settled(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece) {
+    enum gls_kind kind = x->write ? GLS_AW : GLS_AR;
+    uintptr_t own = slot_tag(kind, x->t);
+    struct gls_entry *mine = NULL;
+    if (atomic_load_explicit(&w[0], memory_order_relaxed) & (GRAN_INL | GRAN_OVF | GRAN_PACK))
+        return false;
+    for (unsigned i = 0; i < GRAN_SLOTS; i++) {
+        uintptr_t v = atomic_load_explicit(&w[i], memory_order_relaxed);
+        if (!v)
+            continue;
+        uintptr_t tag = v >> SLOT_PTR_BITS;
+        if (!(tag & 2))
+            return false;   /* a plain entry: checked by the general way */
+        if (tag != own)
+            continue;
+        struct gls_entry *e = slot_entry(v);
+        if (e->owner != x->t || !(e->mask & piece))
+            continue;
+        if (mine || (e->mask & piece) != piece)
+            return false;   /* (own_record's "others") */
+        mine = e;
+    }
+    if (!mine)
+        return false;
+    struct gls_alock al = alock_pick(mine->alock_id, x->thr);
+    x->origin = access_origin(x->ts, x->ev);
+    return record_kept(x, mine, false, piece, al) || record_moved(x, mine, false, piece, kind, al, NULL, 0, 0);
+}
+
 static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
                           unsigned size, goldi_shadow_word_t *w) {
     struct gls_access x;
@@ -3173,6 +3210,8 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
         }
         pack_expand(g, x.ts, w, x.base);   /* atomics are entries */
     }
+    if (x.atomic && record && atomic_record_settled(&x, w, piece))
+        return;
     struct gls_entry *buf[GOLDI_GRANULE];
     uint32_t n, all;
     struct gls_entry **es;
