@@ -3116,7 +3116,7 @@ static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
  * record_moved: no other entry is dropped). The slot words' tags tell the
  * kinds, so only t's entries are read. False (nothing changed) otherwise.
  * Caller holds the granule lock. */
-static bool atomic_record_settled(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece) {
+static GOLDI_NOINLINE bool atomic_record_settled(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece) {
     enum gls_kind kind = x->write ? GLS_AW : GLS_AR;
     uintptr_t own = slot_tag(kind, x->t);
     struct gls_entry *mine = NULL;
@@ -3442,16 +3442,21 @@ static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *t
 
 /* pieces_locked for an access inside the granule at w (radix's and
  * hashtable's scatters: kept lean, no loop). */
+static GOLDI_NOINLINE void piece_locked_packed(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+                                               goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write,
+                                               uintptr_t pc) {
+    gran_lock(g, ts, w);
+    if (!pack_inplace(ts, thr, w, byte_mask(addr, addr + size), write, pc, size)) {
+        struct goldi_event ev = plain_event(thr, write, addr, size, pc);
+        access_locked(g, ts, &ev, addr, size, w);
+    }
+    gran_unlock(ts, w);
+}
+
 static GOLDI_NOINLINE void piece_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                         goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
     if (pack_is(atomic_load_explicit(&w[0], memory_order_relaxed))) {
-        gran_lock(g, ts, w);
-        bool done = pack_inplace(ts, thr, w, byte_mask(addr, addr + size), write, pc, size);
-        if (!done) {
-            struct goldi_event ev = plain_event(thr, write, addr, size, pc);
-            access_locked(g, ts, &ev, addr, size, w);
-        }
-        gran_unlock(ts, w);
+        piece_locked_packed(g, ts, thr, w, addr, size, write, pc);   /* (a tail call: this frame stays lean) */
         return;
     }
     struct goldi_event ev = plain_event(thr, write, addr, size, pc);
