@@ -2848,12 +2848,12 @@ static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
  * R and the other threads' R it subsumes, known ordered before it),
  * emptied cells go, the rest keep their order, and the bytes join t's
  * first cell of the kind with the access's history (origin, alock, t's
- * epoch), or else a new cell that goes last (radix's scatter writes a
- * granule's second key after its first); the
- * cells fold back into an inline record if one holds them (pack_contract,
- * asked only when no cell is left that no inline record of t holds: another
- * thread's R, or for a write any cell of another thread). Anything else:
- * false, nothing written. Caller holds the granule lock. */
+ * epoch: radix's scatter writing a granule's second key after its first),
+ * or else a new cell that goes last; the cells fold back into an inline
+ * record if one holds them (pack_contract, asked only when no cell is left
+ * that no inline record of t holds: another thread's R, or for a write any
+ * cell of another thread). Anything else: false, nothing written. Caller
+ * holds the granule lock. */
 static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
                          bool write, uintptr_t pc, unsigned size) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
@@ -2864,7 +2864,7 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
         return false;
     uint8_t kind = write ? GLS_W : GLS_R;
     uint32_t cells = (uint32_t)(w0 >> 4) & 3, k = 0, n_own = 0;
-    uint64_t cw[2 * PACK_CELLS + 2];   /* the cells that stay, then the new one */
+    uint64_t cw[2 * PACK_CELLS];       /* the cells that stay, then the new one */
     struct gls_cent own[PACK_CELLS];   /* t's cells of the kind that stay (might share) */
     uint32_t own_at[PACK_CELLS];       /* (their index in cw) */
     uint64_t old_al = 0;               /* alock id of t's cell the rule calls mine */
@@ -3127,7 +3127,7 @@ static GOLDI_NOINLINE bool atomic_record_settled(struct gls_access *x, goldi_sha
         if (!v)
             continue;
         uintptr_t tag = v >> SLOT_PTR_BITS;
-        if (!(tag & 2))
+        if ((tag & 3) != GLS_AW && (tag & 3) != GLS_AR)
             return false;   /* a plain entry: checked by the general way */
         if (tag != own)
             continue;
@@ -3440,8 +3440,8 @@ static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *t
     }
 }
 
-/* pieces_locked for an access inside the granule at w (radix's and
- * hashtable's scatters: kept lean, no loop). */
+/* piece_locked's case of a packed granule: in place if it can be
+ * (pack_inplace), else by the general way, under one hold of the lock. */
 static GOLDI_NOINLINE void piece_locked_packed(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                                goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write,
                                                uintptr_t pc) {
@@ -3453,6 +3453,8 @@ static GOLDI_NOINLINE void piece_locked_packed(struct gls_engine *g, struct gls_
     gran_unlock(ts, w);
 }
 
+/* pieces_locked for an access inside the granule at w (radix's and
+ * hashtable's scatters: kept lean, no loop). */
 static GOLDI_NOINLINE void piece_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                         goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
     if (pack_is(atomic_load_explicit(&w[0], memory_order_relaxed))) {
