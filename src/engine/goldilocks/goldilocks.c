@@ -1467,6 +1467,14 @@ GOLDI_INLINE struct gls_cent cell_cent(uint64_t a, uint64_t b, uint8_t mask, gol
                               .mask = mask };
 }
 
+/* The words of a cell holding the one entry e (not DUAL; pack_fits(e)):
+ * what cell_cent decodes. */
+GOLDI_INLINE uint64_t cell_a(const struct gls_cent *e) { return e->pos | (uint64_t)e->owner << PACK_POS_BITS; }
+GOLDI_INLINE uint64_t cell_b(const struct gls_cent *e) {
+    return (uint64_t)e->origin | (uint64_t)e->mask << 32 | (uint64_t)e->kind << 40 | e->al.id << 42 |
+           (uint64_t)e->al.mode << 62 | (uint64_t)e->al.rw << 63;
+}
+
 /* The cells' entries c[0..n) (c has room for PACK_MAX). */
 static uint32_t pack_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent *c) {
     uint32_t cells = (uint32_t)(w0 >> 4) & 3, n = 0;
@@ -1509,7 +1517,7 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_
         while (j < n && ((used >> j & 1) || !(pack_pairs(&c[i], &c[j]) || pack_pairs(&c[j], &c[i]))))
             j++;
         const struct gls_cent *e = &c[i];
-        uint64_t a = e->pos | (uint64_t)e->owner << PACK_POS_BITS;
+        uint64_t a = cell_a(e);   /* (a DUAL cell's two entries share pos and owner) */
         uint64_t b;
         if (j < n) {   /* a DUAL cell: origin of the low half, difference to the high half's */
             const struct gls_cent *lo = (e->mask & 0x0f) ? e : &c[j], *hi = lo == e ? &c[j] : e;
@@ -1518,8 +1526,7 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_
                 (uint64_t)d << 42;
             used |= 1u << j;
         } else {
-            b = (uint64_t)e->origin | (uint64_t)e->mask << 32 | (uint64_t)e->kind << 40 | e->al.id << 42 |
-                (uint64_t)e->al.mode << 62 | (uint64_t)e->al.rw << 63;
+            b = cell_b(e);
         }
         cw[2 * cells] = a;
         cw[2 * cells + 1] = b;
@@ -2915,9 +2922,9 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
         cw[2 * own_at[share] + 1] |= (uint64_t)piece << 32;
         tstat(ts, GLS_ST_SHARED, 1);
     } else {
-        cw[2 * k] = epoch | (uint64_t)t << PACK_POS_BITS;
-        cw[2 * k++ + 1] = (uint64_t)origin | (uint64_t)piece << 32 | (uint64_t)kind << 40 | al.id << 42 |
-                          (uint64_t)al.mode << 62 | (uint64_t)al.rw << 63;
+        struct gls_cent e = { .pos = epoch, .al = al, .origin = origin, .owner = t, .kind = kind, .mask = piece };
+        cw[2 * k] = cell_a(&e);
+        cw[2 * k++ + 1] = cell_b(&e);
         tstat(ts, GLS_ST_RECORDED, 1);
     }
     if (!foreign) {
