@@ -185,6 +185,10 @@ struct goldi_hb_step {
 #define GOLDI_HB_MAX_STEPS 4
 /* Fills out[] with the steps of ev in order; returns their count. */
 int goldi_event_hb_steps(const struct goldi_event *ev, struct goldi_hb_step out[GOLDI_HB_MAX_STEPS]);
+/* The steps of the read half of atomic read ev (ATOMIC_LOAD, ATOMIC_RMW or
+ * ATOMIC_CASFAIL): those of its ATOMIC_READ_SYNC event, own_store being
+ * that event's OWN_STORE flag. Fills out[], returns the count (0 or 1). */
+int goldi_atomic_read_step(const struct goldi_event *ev, bool own_store, struct goldi_hb_step out[1]);
 
 /* --- Origins --------------------------------------------------------------
  * An origin names "this access at this stack, holding these locks": (pc,
@@ -318,6 +322,14 @@ struct goldi_sink {
     /* Every event, after its access pieces; for atomics inside the object's
      * critical section. May be NULL. */
     void (*on_event)(void *self, const struct goldi_event *ev);
+    /* Optional shortcut for an atomic operation's event (ATOMIC_LOAD,
+     * ATOMIC_STORE, ATOMIC_RMW, ATOMIC_CASFAIL), taken by the dispatcher
+     * only while this sink is the only one attached: one call does what
+     * the dispatcher's deliveries would, in their order (for a read, its
+     * ATOMIC_READ_SYNC event, own_store being that event's OWN_STORE flag;
+     * then the access pieces, under locks of its own; then the event).
+     * May be NULL. */
+    void (*on_atomic)(void *self, const struct goldi_event *ev, bool own_store);
     /* The thread state is about to be discarded (after its JOIN, or at the
      * exit of a detached thread): free estate[index]. May be NULL. */
     void (*on_thr_free)(void *self, struct goldi_thr *thr);

@@ -23,6 +23,18 @@ static int step(struct goldi_hb_step *out, int n, enum goldi_hb_op op, bool stro
     return n + 1;
 }
 
+/* Reading its own plain store, a thread acquires nothing: the location's
+ * clock (the sets holding its token) is what that store made it, the
+ * thread's clock (sets holding the thread) at the store or at its last
+ * release fence, both already part of the thread's own (the Facq side only
+ * ever adds the thread itself). An RMW in between would have joined other
+ * threads' releases: not elided. */
+int goldi_atomic_read_step(const struct goldi_event *ev, bool own_store, struct goldi_hb_step out[1]) {
+    if (own_store)
+        return 0;
+    return step(out, 0, GOLDI_HB_ATOMIC_LOAD, goldi_mo_is_acquire(ev->mo), &ev->obj->tok[0], NULL);
+}
+
 int goldi_event_hb_steps(const struct goldi_event *ev, struct goldi_hb_step out[GOLDI_HB_MAX_STEPS]) {
     struct goldi_sync *o = ev->obj;
     int n = 0;
@@ -68,15 +80,7 @@ int goldi_event_hb_steps(const struct goldi_event *ev, struct goldi_hb_step out[
      * load is ordered after the release it reads from, so it is checked with
      * the clock it acquired (C11 synchronizes-with). */
     case GOLDI_EV_ATOMIC_READ_SYNC:
-        /* Reading its own plain store, a thread acquires nothing: the
-         * location's clock (the sets holding its token) is what that store
-         * made it, the thread's clock (sets holding the thread) at the store
-         * or at its last release fence, both already part of the thread's
-         * own (the Facq side only ever adds the thread itself). An RMW in
-         * between would have joined other threads' releases: not elided. */
-        if (ev->flags & GOLDI_EVF_OWN_STORE)
-            return 0;
-        return step(out, n, GOLDI_HB_ATOMIC_LOAD, goldi_mo_is_acquire(ev->mo), &o->tok[0], NULL);
+        return goldi_atomic_read_step(ev, ev->flags & GOLDI_EVF_OWN_STORE, out);
     case GOLDI_EV_ATOMIC_LOAD:
     case GOLDI_EV_ATOMIC_CASFAIL:
         return 0;

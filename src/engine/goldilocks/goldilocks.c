@@ -4533,14 +4533,35 @@ static uint64_t sync_tok(const struct goldi_token *tok) {
     return gls_tok(GLS_TK_SYNC, tok->id);
 }
 
-static void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_hb_step *s) {
+/* Can some set hold the token? Only a cell that adds it puts it in a set
+ * (a set starts as {owner}; the GC's sets are evaluated from cells), so
+ * until the first such cell a cell conditioned on the token changes no
+ * set: a load of a location no release stored to (a statistics counter
+ * bumped with relaxed fetch_add, however often it is read), and a relaxed
+ * store's removal of it. The token's slot for this engine holds its id
+ * once a cell may have added it (a new life has a new id: unmarked again,
+ * and in no set). Every adding cell marks it, a lock's release too (a lock
+ * word can also be loaded atomically). Written before the cell is
+ * appended, under the object's lock for an atomic location (the section
+ * that orders its operations' cells); acquire/release for the rest. */
+static bool tok_may_be_held(const struct gls_engine *g, const struct goldi_token *tok) {
+    uintptr_t v = (uintptr_t)__atomic_load_n(&tok->estate[g->env.index], __ATOMIC_ACQUIRE);
+    return v == (uintptr_t)tok->id;
+}
+static void tok_mark_held(const struct gls_engine *g, struct goldi_token *tok) {
+    if (!tok_may_be_held(g, tok))
+        __atomic_store_n(&tok->estate[g->env.index], (void *)(uintptr_t)tok->id, __ATOMIC_RELEASE);
+}
+
+GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_hb_step *s) {
     uint64_t tt = gls_tok(GLS_TK_THREAD, t);
     switch ((enum goldi_hb_op)s->op) {
-    case GOLDI_HB_ACQ:              /* sink: o in LS => add t */
+    case GOLDI_HB_ACQ:              /* sink: o in LS => add t (not tested: locks are released often) */
         append(g, ts, t, sync_tok(s->tok), tt);
         break;
     case GOLDI_HB_REL_STORE:        /* source: t in LS => add o */
     case GOLDI_HB_REL_JOIN:
+        tok_mark_held(g, s->tok);
         append(g, ts, t, tt, sync_tok(s->tok));
         break;
     case GOLDI_HB_FORK:             /* t in LS => add child */
@@ -4552,9 +4573,16 @@ static void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, con
     case GOLDI_HB_EXIT:             /* X_t := C_t: the thread token stays */
         break;
     case GOLDI_HB_ATOMIC_LOAD:      /* A in LS => add (acquire ? t : Facq(t)) */
-        append(g, ts, t, sync_tok(s->tok), s->strong ? tt : gls_tok(GLS_TK_FACQ, t));
+        if (tok_may_be_held(g, s->tok))
+            append(g, ts, t, sync_tok(s->tok), s->strong ? tt : gls_tok(GLS_TK_FACQ, t));
         break;
     case GOLDI_HB_ATOMIC_STORE:     /* (release ? t : Frel(t)) in LS ? add A : remove A */
+        /* Before t's first release fence a relaxed store only removes A
+         * (no set holds Frel(t), see below): nothing to remove from no set. */
+        if (!s->strong && !ts->rel_fenced && !tok_may_be_held(g, s->tok))
+            break;
+        if (s->strong || ts->rel_fenced)
+            tok_mark_held(g, s->tok);
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok) | GLS_OP_STORE);
         break;
     case GOLDI_HB_ATOMIC_RMW:       /* write half: (release ? t : Frel(t)) in LS => add A */
@@ -4564,6 +4592,7 @@ static void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, con
          * with relaxed fetch_add then costs one cell, not two. */
         if (!s->strong && !ts->rel_fenced)
             break;
+        tok_mark_held(g, s->tok);
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok));
         break;
     case GOLDI_HB_FENCE_ACQ:        /* Facq(t) in LS => add t */
@@ -4593,6 +4622,35 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
         thr_mark_dead(g, thr->tid);
     if (GOLDI_UNLIKELY(atomic_load_explicit(&g->sweep_wanted, memory_order_relaxed)) &&
         ev->kind != GOLDI_EV_READ && ev->kind != GOLDI_EV_WRITE)
+        gc_sweep(g);
+}
+
+/* The dispatcher's deliveries for an atomic operation (the read half's
+ * ATOMIC_READ_SYNC, the access pieces, the event), made in one call when
+ * this engine is the only sink: the thread's state found once, the steps
+ * run without events built for them. */
+static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_store) {
+    struct gls_engine *g = self;
+    struct gls_thr *ts = thr_state(g, ev->thr);
+    goldi_tid_t t = ev->thr->tid;
+    struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
+    if (ev->kind != GOLDI_EV_ATOMIC_STORE && goldi_atomic_read_step(ev, own_store, steps))
+        do_step(g, ts, t, &steps[0]);
+    uintptr_t a = ev->addr, end = ev->addr + ev->size;
+    while (a < end) {   /* (an aligned atomic is one granule; a 16-byte one two) */
+        uintptr_t gend = (a | (GOLDI_GRANULE - 1)) + 1;
+        if (gend > end || gend == 0)
+            gend = end;
+        goldi_shadow_word_t *w = goldi_shadow_word(g->env.plane, a & ~(uintptr_t)(GOLDI_GRANULE - 1));
+        gran_lock(g, ts, w);
+        access_locked(g, ts, ev, a, (unsigned)(gend - a), w);
+        gran_unlock(ts, w);
+        a = gend;
+    }
+    int n = goldi_event_hb_steps(ev, steps);
+    for (int i = 0; i < n; i++)
+        do_step(g, ts, t, &steps[i]);
+    if (GOLDI_UNLIKELY(atomic_load_explicit(&g->sweep_wanted, memory_order_relaxed)))
         gc_sweep(g);
 }
 
@@ -4672,6 +4730,7 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     sink->own_granule_locks = true;
     sink->on_access_fast = gls_on_access_fast;
     sink->on_event = gls_on_event;
+    sink->on_atomic = gls_on_atomic;
     sink->on_thr_free = gls_on_thr_free;
     if (!fork_engine) {
         fork_engine = g;
