@@ -4,7 +4,11 @@
 #ifndef GOLDI_BENCH_H
 #define GOLDI_BENCH_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_setaffinity (BENCH_PIN below); bench.h comes first everywhere */
+#endif
 #include <errno.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -98,9 +102,34 @@ struct bench_team_slot {
     int idx;
 };
 
+/* BENCH_PIN=0011 (for measurements, not used by the suite): worker i runs
+ * only on the core named by digit i % length, so a run's thread placement
+ * is chosen instead of drawn (lockfree's modes are placements: two threads
+ * of a pair on one core or on two). */
+static void bench_pin(int idx)
+{
+    const char *pin = getenv("BENCH_PIN");
+    size_t len = pin ? strlen(pin) : 0;
+    if (!len)
+        return;
+    char c = pin[(size_t)idx % len];
+    if (c < '0' || c > '9') {
+        fprintf(stderr, "BENCH_PIN: '%s' is not a string of core digits\n", pin);
+        exit(2);
+    }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(c - '0', &set);
+    if (sched_setaffinity(0, sizeof set, &set)) {
+        fprintf(stderr, "BENCH_PIN: core %c: %s\n", c, strerror(errno));
+        exit(2);
+    }
+}
+
 static void *bench_team_trampoline(void *p)
 {
     struct bench_team_slot *s = p;
+    bench_pin(s->idx);
     s->fn(s->arg, s->idx);
     return NULL;
 }
