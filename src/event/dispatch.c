@@ -74,9 +74,7 @@ static void dispatch_access(const struct goldi_event *ev) {
     if (end < a)
         end = UINTPTR_MAX;
     while (a < end) {
-        uintptr_t gend = (a | (GOLDI_GRANULE - 1)) + 1;
-        if (gend > end || gend == 0)
-            gend = end;
+        uintptr_t gend = goldi_granule_piece_end(a, end);
         goldi_spinlock_t *lk = striped_locks ? goldi_granule_lock(a) : NULL;
         if (lk)
             goldi_spin_lock(lk);
@@ -89,14 +87,25 @@ static void dispatch_access(const struct goldi_event *ev) {
     }
 }
 
-/* An atomic operation for the only sink, which has on_atomic: the same
- * deliveries as goldi_dispatch's below, in one call. last_storer is read
- * as there, before this operation's own store is counted. */
-static GOLDI_NOINLINE void dispatch_atomic_to_one(const struct goldi_event *ev) {
-    struct goldi_thr *thr = ev->thr;
-    bool own_store = ev->obj->last_storer == thr->tid;
+/* Does atomic read ev read its own thread's plain store (OWN_STORE, hb.c)?
+ * The caller holds ev->obj->lock, so last_storer is the store it reads,
+ * as long as the operation's own store is not counted yet (note_store). */
+GOLDI_INLINE bool reads_own_store(const struct goldi_event *ev) {
+    return ev->obj->last_storer == ev->thr->tid;
+}
+
+/* Counts an atomic operation's store into last_storer: a plain store's
+ * thread, none for an RMW (it joins other threads' releases). */
+GOLDI_INLINE void note_store(const struct goldi_event *ev) {
     if (ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW)
-        ev->obj->last_storer = ev->kind == GOLDI_EV_ATOMIC_STORE ? thr->tid : GOLDI_TID_NONE;
+        ev->obj->last_storer = ev->kind == GOLDI_EV_ATOMIC_STORE ? ev->thr->tid : GOLDI_TID_NONE;
+}
+
+/* An atomic operation for the only sink, which has on_atomic: the same
+ * deliveries as goldi_dispatch's below, in one call. */
+static GOLDI_NOINLINE void dispatch_atomic_to_one(const struct goldi_event *ev) {
+    bool own_store = reads_own_store(ev);
+    note_store(ev);
     atomic_sink->on_atomic(atomic_sink->self, ev, own_store);
 }
 
@@ -128,19 +137,17 @@ void goldi_dispatch(const struct goldi_event *ev) {
     }
     if (ev->kind == GOLDI_EV_ATOMIC_LOAD || ev->kind == GOLDI_EV_ATOMIC_CASFAIL ||
         ev->kind == GOLDI_EV_ATOMIC_RMW) {
-        /* The read half first (see ATOMIC_READ_SYNC in hb.c). The caller
-         * holds ev->obj->lock, so last_storer is the store this read reads. */
+        /* The read half first (see ATOMIC_READ_SYNC in hb.c). */
         struct goldi_event sync = *ev;
         sync.kind = GOLDI_EV_ATOMIC_READ_SYNC;
         sync.flags |= GOLDI_EVF_DERIVED;
-        if (ev->obj->last_storer == thr->tid)
+        if (reads_own_store(ev))
             sync.flags |= GOLDI_EVF_OWN_STORE;
         for (unsigned i = 0; i < n_sinks; i++)
             if (sinks[i]->on_event)
                 sinks[i]->on_event(sinks[i]->self, &sync);
     }
-    if (ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW)
-        ev->obj->last_storer = ev->kind == GOLDI_EV_ATOMIC_STORE ? thr->tid : GOLDI_TID_NONE;
+    note_store(ev);
     if (goldi_event_is_access[ev->kind] && ev->size)
         dispatch_access(ev);
     for (unsigned i = 0; i < n_sinks; i++)

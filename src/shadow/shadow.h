@@ -23,6 +23,13 @@
 
 typedef _Atomic(uintptr_t) goldi_shadow_word_t;
 
+/* The end of the piece of [a, end) that lies in a's granule: an access is
+ * handled granule by granule (end = UINTPTR_MAX for a range that wraps). */
+GOLDI_INLINE uintptr_t goldi_granule_piece_end(uintptr_t a, uintptr_t end) {
+    uintptr_t gend = (a | (GOLDI_GRANULE - 1)) + 1;
+    return gend > end || gend == 0 ? end : gend;
+}
+
 /* Returns a fresh plane index (at most GOLDI_SHADOW_MAX_PLANES, else dies). */
 unsigned goldi_shadow_plane_new(void);
 

@@ -3100,19 +3100,26 @@ __attribute__((noinline)) static goldi_site_t orc_site(struct gls_thr *ts, const
 static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
                           unsigned size, goldi_shadow_word_t *w);
 
-/* Under the granule's own lock (the sink sets own_granule_locks: the
- * dispatcher takes no striped lock for it). */
-static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
-    struct gls_engine *g = self;
+/* An access piece within one granule, checked and recorded under the
+ * granule's own lock. ts: the thread's state, found before (a new state
+ * takes thr_lock, never under a granule lock). */
+GOLDI_INLINE void access_piece(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
+                              unsigned size) {
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
     goldi_shadow_word_t *w = ev->kind != GOLDI_EV_FREE ? goldi_shadow_word(g->env.plane, base)
                                                        : goldi_shadow_word_if_present(g->env.plane, base);
     if (!w)
         return;
-    struct gls_thr *ts = thr_state(g, ev->thr);   /* (before the lock: a new state takes thr_lock) */
     gran_lock(g, ts, w);
     access_locked(g, ts, ev, addr, size, w);
     gran_unlock(ts, w);
+}
+
+/* The sink sets own_granule_locks: the dispatcher takes no striped lock
+ * for it. */
+static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
+    struct gls_engine *g = self;
+    access_piece(g, thr_state(g, ev->thr), ev, addr, size);
 }
 
 /* update_granule's case of an atomic access to a granule whose entries are
@@ -4579,10 +4586,10 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
     case GOLDI_HB_ATOMIC_STORE:     /* (release ? t : Frel(t)) in LS ? add A : remove A */
         /* Before t's first release fence a relaxed store only removes A
          * (no set holds Frel(t), see below): nothing to remove from no set. */
-        if (!s->strong && !ts->rel_fenced && !tok_may_be_held(g, s->tok))
-            break;
         if (s->strong || ts->rel_fenced)
             tok_mark_held(g, s->tok);
+        else if (!tok_may_be_held(g, s->tok))
+            break;
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok) | GLS_OP_STORE);
         break;
     case GOLDI_HB_ATOMIC_RMW:       /* write half: (release ? t : Frel(t)) in LS => add A */
@@ -4636,16 +4643,10 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
     if (ev->kind != GOLDI_EV_ATOMIC_STORE && goldi_atomic_read_step(ev, own_store, steps))
         do_step(g, ts, t, &steps[0]);
-    uintptr_t a = ev->addr, end = ev->addr + ev->size;
-    while (a < end) {   /* (an aligned atomic is one granule; a 16-byte one two) */
-        uintptr_t gend = (a | (GOLDI_GRANULE - 1)) + 1;
-        if (gend > end || gend == 0)
-            gend = end;
-        goldi_shadow_word_t *w = goldi_shadow_word(g->env.plane, a & ~(uintptr_t)(GOLDI_GRANULE - 1));
-        gran_lock(g, ts, w);
-        access_locked(g, ts, ev, a, (unsigned)(gend - a), w);
-        gran_unlock(ts, w);
-        a = gend;
+    /* (an aligned atomic is one granule; a 16-byte one two) */
+    for (uintptr_t a = ev->addr, end = ev->addr + ev->size, gend; a < end; a = gend) {
+        gend = goldi_granule_piece_end(a, end);
+        access_piece(g, ts, ev, a, (unsigned)(gend - a));
     }
     int n = goldi_event_hb_steps(ev, steps);
     for (int i = 0; i < n; i++)
