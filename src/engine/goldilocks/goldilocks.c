@@ -65,7 +65,8 @@
     X(ORC_CONFIRMED, "origin_cache_confirmed")                        \
     X(ORC_MISS, "origin_cache_misses")                                \
     X(INL_FOREIGN_FAST, "inline_foreign_lockfree")                     \
-    X(INL_HALF, "inline_half_records")
+    X(INL_HALF, "inline_half_records")                                \
+    X(FROZEN, "gc_classes_unwalked")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -3714,7 +3715,10 @@ struct gls_gc_scratch {
     uint32_t cap_cnt;
     struct gls_ref *refs;       /* registries of the chunks being collected */
     uint32_t n_refs, cap_refs;
-    struct gls_parked { goldi_tid_t p, u; } parked[64];   /* p blocked joining u (gc_parked) */
+    struct gls_parked {         /* p blocked joining u (gc_parked) */
+        goldi_tid_t p, u;
+        uint64_t quiet;         /* p's epoch_pos, read after its mark: no cell of p's conditions from it on */
+    } parked[64];
     uint32_t n_parked;
 };
 
@@ -3768,16 +3772,46 @@ static bool set_is_any(struct gls_engine *g, const struct gls_gc_scratch *sc, co
 }
 
 /* The live threads blocked in pthread_join now (at most 64: the rest are
- * simply not counted), for set_is_any. */
+ * simply not counted), for set_is_any and gc_frozen. A thread's epoch_pos
+ * is read after its mark (which it sets after its last own cell, seq_cst),
+ * so it covers every cell the thread appended before it parked. */
 static void gc_parked(struct gls_engine *g, struct gls_gc_scratch *sc) {
     sc->n_parked = 0;
     goldi_spin_lock(&g->thr_lock);
     for (struct gls_thr *s = g->thrs; s && sc->n_parked < GOLDI_ARRAY_SIZE(sc->parked); s = s->next) {
         uint32_t j = atomic_load(&s->thr->joining);
         if (j && thr_is_live(g, s->thr->tid))
-            sc->parked[sc->n_parked++] = (struct gls_parked){ s->thr->tid, (goldi_tid_t)(j - 1) };
+            sc->parked[sc->n_parked++] =
+                (struct gls_parked){ s->thr->tid, (goldi_tid_t)(j - 1), RELAXED(s->epoch_pos) };
     }
     goldi_spin_unlock(&g->thr_lock);
+}
+
+/* Is the set of snapshot s (its initial set, from its pos) the same at
+ * every later point up to the tail the caller read before gc_parked? It is
+ * when every token in it is the thread token of a thread parked in a join
+ * that has appended no cell of its own conditions since pos. A set changes
+ * only by a cell whose condition is in it (stores target sync tokens, never
+ * thread tokens), and a cell conditioned on thread token u is u's own (u's
+ * epoch ends there: gls_thr.epoch_pos) or the JOIN cell of u's joiner after
+ * u has exited, which a parked u has not. A parked thread appends nothing
+ * until its mark is cleared, which comes after the caller's look at it,
+ * itself after the tail was read: its next cell is at the tail or later.
+ * Such sets need no walk: the main thread's entries from after it started
+ * its workers, while it waits to join them, were walked from their pos to
+ * the tail by every other collection. */
+static bool gc_frozen(const struct gls_gc_scratch *sc, const struct gls_snap *s) {
+    for (uint32_t i = 0; i < (s->n_tok ? s->n_tok : 1); i++) {
+        uint64_t tok = s->n_tok ? sc->toks[s->tok_off + i] : gls_tok(GLS_TK_THREAD, s->owner);
+        if (gls_tok_kind(tok) != GLS_TK_THREAD)
+            return false;
+        bool quiet = false;
+        for (uint32_t k = 0; k < sc->n_parked && !quiet; k++)
+            quiet = sc->parked[k].p == (goldi_tid_t)gls_tok_value(tok) && sc->parked[k].quiet <= s->pos;
+        if (!quiet)
+            return false;
+    }
+    return true;
 }
 
 static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem) {
@@ -4192,8 +4226,25 @@ static void gc_eval(struct gls_engine *g, uint64_t c1, uint64_t end) {
     sc->tmp = grow(sc->tmp, &sc->cap_tmp, n, sizeof *sc->tmp);
     sc->oix = grow(sc->oix, &sc->cap_oix, n, sizeof *sc->oix);
     gls_map_clear(m);
+    sc->n_out = 0;
+    gc_parked(g, sc);   /* (after the caller read end: see gc_frozen) */
     for (uint32_t i = 0; i < n; i++) {
         const struct gls_snap *s = &sc->snap[sc->uniq[i].rep];
+        if (sc->n_parked && gc_frozen(sc, s)) {   /* its set at end is its initial set */
+            struct gls_uniq *u = &sc->uniq[i];
+            u->share = i;
+            u->stop = end;
+            u->out_off = sc->n_out;
+            u->out_n = s->n_tok ? s->n_tok : 1;
+            sc->out = grow(sc->out, &sc->cap_out, sc->n_out + u->out_n, sizeof *sc->out);
+            if (s->n_tok)   /* (a mat's tokens are sorted) */
+                goldi_memcpy(&sc->out[sc->n_out], &sc->toks[s->tok_off], sizeof *sc->out * s->n_tok);
+            else
+                sc->out[sc->n_out] = gls_tok(GLS_TK_THREAD, s->owner);
+            sc->n_out += u->out_n;
+            stat(g, 0, GLS_ST_FROZEN, 1);
+            continue;
+        }
         if (s->n_tok) {
             sc->ord[nw++] = i;
             continue;
@@ -4213,7 +4264,6 @@ static void gc_eval(struct gls_engine *g, uint64_t c1, uint64_t end) {
             sc->ord[nw++] = sc->tmp[i];
         no = 0;
     }
-    sc->n_out = 0;
     if (nw)
         gc_eval_wide(g, nw, c1, end);
     if (no) {   /* tmp becomes the owned walk's output order */

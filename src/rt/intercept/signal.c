@@ -36,7 +36,7 @@ static void wrapper(int sig, siginfo_t *si, void *uc) {
     if (in_runtime)
         t->ignore++;
     if (t)   /* a thread blocked in pthread_join runs code: not waiting only (thread.c) */
-        atomic_store_explicit(&t->thr.joining, 0, memory_order_relaxed);
+        atomic_store(&t->thr.joining, 0);   /* (seq_cst: before any cell the handler appends, for the GC) */
     if (fn != (uintptr_t)SIG_DFL && fn != (uintptr_t)SIG_IGN) {
         if (flags & SA_SIGINFO)
             ((void (*)(int, siginfo_t *, void *))fn)(sig, si, uc);
