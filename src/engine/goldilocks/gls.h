@@ -53,10 +53,32 @@ struct gls_map {
 void gls_map_init(struct gls_map *m);
 void gls_map_destroy(struct gls_map *m);
 void gls_map_clear(struct gls_map *m);
+/* Lookups are inline: the walks (the checks' and the GC's) make one or two
+ * per cell, and a call cost as much as the probe. */
+GOLDI_INLINE uint32_t gls_map_hash_slot(uint64_t key, uint32_t cap) {
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
 /* Mask of key (0 if absent). */
-uint64_t gls_map_get(const struct gls_map *m, uint64_t key);
+GOLDI_INLINE uint64_t gls_map_get(const struct gls_map *m, uint64_t key) {
+    for (uint32_t i = gls_map_hash_slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+        if (m->kv[i].key == key)
+            return m->kv[i].mask;
+        if (m->kv[i].key == 0)
+            return 0;
+    }
+}
+/* Inserts absent key with mask 0 (growing the map if needed); its slot. */
+uint64_t *gls_map_insert(struct gls_map *m, uint64_t key);
 /* Slot of key's mask, inserted with mask 0 if absent. Invalidated by the next insert. */
-uint64_t *gls_map_slot(struct gls_map *m, uint64_t key);
+GOLDI_INLINE uint64_t *gls_map_slot(struct gls_map *m, uint64_t key) {
+    GOLDI_DCHECK(key != 0);
+    for (uint32_t i = gls_map_hash_slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+        if (m->kv[i].key == key)
+            return &m->kv[i].mask;
+        if (m->kv[i].key == 0)
+            return gls_map_insert(m, key);
+    }
+}
 
 /* A materialised Goldilockset: sorted distinct tokens (update-list GC).
  * Immutable and shared: the entries one GC run gives the same set hold one

@@ -21,10 +21,6 @@ int gls_tok_format(char *buf, size_t n, uint64_t tok) {
 
 #define MAP_MIN_CAP 64u
 
-static uint32_t hash_slot(uint64_t key, uint32_t cap) {
-    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
-}
-
 static void map_alloc(struct gls_map *m, uint32_t cap) {
     m->kv = goldi_alloc(sizeof(struct gls_kv) * cap);
     m->used = goldi_alloc(sizeof(uint32_t) * (cap / 2 + 1));
@@ -48,15 +44,6 @@ void gls_map_clear(struct gls_map *m) {
     m->n = 0;
 }
 
-uint64_t gls_map_get(const struct gls_map *m, uint64_t key) {
-    for (uint32_t i = hash_slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-        if (m->kv[i].key == key)
-            return m->kv[i].mask;
-        if (m->kv[i].key == 0)
-            return 0;
-    }
-}
-
 static void map_grow(struct gls_map *m) {
     struct gls_map old = *m;
     map_alloc(m, old.cap * 2);
@@ -68,24 +55,17 @@ static void map_grow(struct gls_map *m) {
     goldi_free(old.used);
 }
 
-uint64_t *gls_map_slot(struct gls_map *m, uint64_t key) {
-    GOLDI_DCHECK(key != 0);
-    for (;;) {
-        for (uint32_t i = hash_slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-            if (m->kv[i].key == key)
-                return &m->kv[i].mask;
-            if (m->kv[i].key != 0)
-                continue;
-            /* Keep the load at most 1/2 so probes stay short and used[] fits. */
-            if (m->n + 1 > m->cap / 2)
-                break;
-            m->kv[i].key = key;
-            m->kv[i].mask = 0;
-            m->used[m->n++] = i;
-            return &m->kv[i].mask;
-        }
+uint64_t *gls_map_insert(struct gls_map *m, uint64_t key) {
+    /* Keep the load at most 1/2 so probes stay short and used[] fits. */
+    if (m->n + 1 > m->cap / 2)
         map_grow(m);
-    }
+    uint32_t i = gls_map_hash_slot(key, m->cap);
+    while (m->kv[i].key != 0)
+        i = (i + 1) & (m->cap - 1);
+    m->kv[i].key = key;
+    m->kv[i].mask = 0;
+    m->used[m->n++] = i;
+    return &m->kv[i].mask;
 }
 
 /* --- materialised sets --------------------------------------------------------- */

@@ -3943,7 +3943,7 @@ struct gc_cursor {
     struct gls_cell *cells;      /* chunk of id; NULL: look it up */
 };
 
-static struct gls_cell *gc_cell(struct gc_cursor *c) {
+GOLDI_INLINE struct gls_cell *gc_cell(struct gc_cursor *c) {
     if (c->id >= c->end)
         return NULL;
     if (!c->cells || (c->id & (GLS_CHUNK - 1)) == 0) {
@@ -3956,22 +3956,21 @@ static struct gls_cell *gc_cell(struct gc_cursor *c) {
     return atomic_load_explicit(&cell->a, memory_order_acquire) ? cell : NULL;
 }
 
-static uint64_t *row_at(struct gls_gc_scratch *sc, uint64_t r, uint32_t w) { return &sc->rows[(r - 1) * w]; }
+/* The walks' per-cell helpers are inline: a walk visits a cell for about
+ * every cell appended, and calls cost more than the work. */
+GOLDI_INLINE uint64_t *row_at(struct gls_gc_scratch *sc, uint64_t r, uint32_t w) { return &sc->rows[(r - 1) * w]; }
 
-static uint64_t row_new(struct gls_gc_scratch *sc, uint32_t w) {
+static GOLDI_NOINLINE uint64_t row_new(struct gls_gc_scratch *sc, uint32_t w) {
     sc->rows = grow(sc->rows, &sc->cap_rows, sc->n_rows + w, sizeof *sc->rows);
     goldi_memset(&sc->rows[sc->n_rows], 0, sizeof(uint64_t) * w);
     sc->n_rows += w;
     return sc->n_rows / w;   /* row index + 1 */
 }
 
-static uint64_t row_get(struct gls_map *m, struct gls_gc_scratch *sc, uint64_t tok, uint32_t w) {
+GOLDI_INLINE uint64_t row_get(struct gls_map *m, struct gls_gc_scratch *sc, uint64_t tok, uint32_t w) {
     uint64_t *slot = gls_map_slot(m, tok);
-    if (!*slot) {
-        uint64_t r = row_new(sc, w);
-        *gls_map_slot(m, tok) = r;
-        return r;
-    }
+    if (!*slot)
+        *slot = row_new(sc, w);   /* (the rows move, the map does not) */
     return *slot;
 }
 
@@ -3979,8 +3978,8 @@ static uint64_t row_get(struct gls_map *m, struct gls_gc_scratch *sc, uint64_t t
  * false if the cell changes nothing (an add from a token in no set, a store
  * between two such tokens). Rows may move when one is added, so both are
  * looked up after that. */
-static bool gc_cell_rows(struct gls_map *m, struct gls_gc_scratch *sc, struct gls_cell *cell, uint32_t w,
-                         uint64_t **pa, uint64_t **pb) {
+GOLDI_INLINE bool gc_cell_rows(struct gls_map *m, struct gls_gc_scratch *sc, struct gls_cell *cell, uint32_t w,
+                               uint64_t **pa, uint64_t **pb) {
     uint64_t b = cell->b & ~GLS_OP_STORE;
     uint64_t ra = gls_map_get(m, atomic_load_explicit(&cell->a, memory_order_relaxed));
     if (!ra && (!(cell->b & GLS_OP_STORE) || !gls_map_get(m, b)))
