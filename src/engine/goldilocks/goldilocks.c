@@ -66,7 +66,8 @@
     X(ORC_MISS, "origin_cache_misses")                                \
     X(INL_FOREIGN_FAST, "inline_foreign_lockfree")                     \
     X(INL_HALF, "inline_half_records")                                \
-    X(FROZEN, "gc_classes_unwalked")
+    X(FROZEN, "gc_classes_unwalked")                                  \
+    X(GC_ANY_STOP, "gc_walks_stopped_any")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -4013,6 +4014,54 @@ static void sort_u64(uint64_t *a, uint32_t n) {
         }
 }
 
+/* How often (in cells) a walk asks whether its classes are all ANY. */
+#define GC_ANY_EVERY 4096u
+
+/* Are the sets of every class of a walk ANY already, where the walk is?
+ * A set only gains thread tokens further on (they are never removed), so
+ * ANY here is ANY at the tail: the walk may stop, the sets it extracts are
+ * exact where it stopped, and gc_install drops every entry. In programs
+ * that take locks all the time a worker's entries are ANY a little after
+ * the collected chunks (every thread takes some lock the owner released
+ * later), and the rest of the walk to the tail was half the cells the GC
+ * visited (hashtable). These look at thread tokens only (set_is_any). */
+static bool gc_wide_all_any(struct gls_engine *g, struct gls_gc_scratch *sc, const struct gls_map *m, uint32_t n,
+                            uint32_t w) {
+    if (n > 64)
+        return false;   /* (one word a row: a look stays cheap) */
+    sc->pt = grow(sc->pt, &sc->cap_pt, m->n, sizeof *sc->pt);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t nt = 0;
+        for (uint32_t i = 0; i < m->n; i++) {
+            const struct gls_kv *kv = &m->kv[m->used[i]];
+            if (gls_tok_kind(kv->key) == GLS_TK_THREAD && (row_at(sc, kv->mask, w)[0] >> k & 1))
+                sc->pt[nt++] = kv->key;
+        }
+        if (!set_is_any(g, sc, sc->pt, nt))
+            return false;
+    }
+    return true;
+}
+
+/* The same for the owned walk: per owner its latest class, whose set is the
+ * smallest of the owner's (tokens whose threshold is past its pos). */
+static bool gc_owned_all_any(struct gls_engine *g, struct gls_gc_scratch *sc, const struct gls_map *m,
+                             uint32_t n_own, uint32_t w) {
+    sc->pt = grow(sc->pt, &sc->cap_pt, m->n, sizeof *sc->pt);
+    for (uint32_t k = 0; k < n_own; k++) {
+        uint64_t last = sc->key[sc->tmp[sc->start[k + 1] - 1]];
+        uint32_t nt = 0;
+        for (uint32_t i = 0; i < m->n; i++) {
+            const struct gls_kv *kv = &m->kv[m->used[i]];
+            if (gls_tok_kind(kv->key) == GLS_TK_THREAD && row_at(sc, kv->mask, w)[k] > last)
+                sc->pt[nt++] = kv->key;
+        }
+        if (!set_is_any(g, sc, sc->pt, nt))
+            return false;
+    }
+    return true;
+}
+
 /* (a) Any classes, in ONE walk with rows of w = ceil(classes/64) words per
  * token (the 64-bit walk generalised): bit k of a token's row says "the token
  * is in the set of class ord[k]", and each class enters at its pos. Used for
@@ -4040,6 +4089,10 @@ static void gc_eval_wide(struct gls_engine *g, uint32_t n, uint64_t c1, uint64_t
                 row_at(sc, row_get(m, sc, sc->toks[s->tok_off + k], w), w)[next / 64] |= bit;
             if (!s->n_tok)
                 row_at(sc, row_get(m, sc, gls_tok(GLS_TK_THREAD, s->owner), w), w)[next / 64] |= bit;
+        }
+        if (!(cur.id & (GC_ANY_EVERY - 1)) && cur.id >= c1 << GLS_CHUNK_BITS && gc_wide_all_any(g, sc, m, n, w)) {
+            stat(g, 0, GLS_ST_GC_ANY_STOP, 1);
+            break;   /* (every class has entered: their pos are in the collected chunks) */
         }
         struct gls_cell *cell = gc_cell(&cur);
         if (!cell)
@@ -4141,6 +4194,11 @@ static void gc_eval_owned(struct gls_engine *g, uint32_t n, uint32_t n_own, uint
     uint64_t walked = 0;
     struct gc_cursor cur = { g->list, from, end, NULL };
     for (;; cur.id++) {
+        if (!(cur.id & (GC_ANY_EVERY - 1)) && cur.id >= c1 << GLS_CHUNK_BITS &&
+            gc_owned_all_any(g, sc, m, n_own, w)) {
+            stat(g, 0, GLS_ST_GC_ANY_STOP, 1);
+            break;
+        }
         struct gls_cell *cell = gc_cell(&cur);
         if (!cell)
             break;
