@@ -107,12 +107,19 @@ struct gls_slot *gls_list_chunk(struct gls_list *l, uint64_t c) {
     return s;
 }
 
+/* gls_list_chunk with its common case inline (the chunk is installed):
+ * every append and registration asks, and the call cost more than the look. */
+GOLDI_INLINE struct gls_slot *chunk_of(struct gls_list *l, uint64_t c) {
+    struct gls_slot *s = gls_list_peek(l, c);
+    return GOLDI_LIKELY(s) ? s : gls_list_chunk(l, c);
+}
+
 uint64_t gls_list_append(struct gls_list *l, uint64_t a, uint64_t b) {
     GOLDI_DCHECK(a != 0);
     uint64_t id = atomic_fetch_add(&l->tail, 1);
     /* The chunk of a just-reserved id cannot have been freed: the GC frees only
      * chunks whose cells are all written, and ours is not yet. */
-    struct gls_slot *s = gls_list_chunk(l, id >> GLS_CHUNK_BITS);
+    struct gls_slot *s = chunk_of(l, id >> GLS_CHUNK_BITS);
     GOLDI_CHECK(s != NULL);
     struct gls_cell *cell = &atomic_load_explicit(&s->cells, memory_order_relaxed)[id & (GLS_CHUNK - 1)];
     cell->b = b;
@@ -322,13 +329,13 @@ static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_t
 }
 
 bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t) {
-    struct gls_slot *s = gls_list_chunk(l, c);
+    struct gls_slot *s = chunk_of(l, c);
     return s && reg_push(l, s, c, t, (struct gls_entry *)(addr | GLS_REF_GRANULE));
 }
 
 /* Registers e in chunk c unless c is closed or gone; false => retry. */
 static bool place_in(struct gls_list *l, struct gls_entry *e, uint64_t c) {
-    struct gls_slot *s = gls_list_chunk(l, c);
+    struct gls_slot *s = chunk_of(l, c);
     if (!s)
         return false;
     if (e->reg_chunk == c + 1)
