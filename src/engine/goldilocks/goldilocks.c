@@ -3108,8 +3108,9 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
 GOLDI_INLINE void access_piece(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
                               unsigned size) {
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
-    goldi_shadow_word_t *w = ev->kind != GOLDI_EV_FREE ? goldi_shadow_word(g->env.plane, base)
-                                                       : goldi_shadow_word_if_present(g->env.plane, base);
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);   /* (inline: the common case) */
+    if (!w && ev->kind != GOLDI_EV_FREE)
+        w = goldi_shadow_word(g->env.plane, base);
     if (!w)
         return;
     gran_lock(g, ts, w);
