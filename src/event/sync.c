@@ -79,10 +79,7 @@ struct goldi_sync *goldi_sync_find(uintptr_t addr) {
 }
 
 struct goldi_sync *goldi_sync_get(uintptr_t addr, enum goldi_sync_kind kind) {
-    /* (inline first: every lock and atomic operation asks) */
-    goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane(), addr);
-    if (GOLDI_UNLIKELY(!w))
-        w = goldi_shadow_word(plane(), addr);
+    goldi_shadow_word_t *w = goldi_shadow_word(plane(), addr);
     struct goldi_sync *o = (struct goldi_sync *)atomic_load_explicit(w, memory_order_acquire);
     if (GOLDI_LIKELY(o)) {
         /* Same address used as another kind (e.g. a user lock built on

@@ -53,7 +53,7 @@ static void *install(_Atomic(void *) *slot, size_t n) {
 #define DENSE_PAGES 4                 /* pages seen before a block is committed */
 #define L2_BYTES (sizeof(goldi_shadow_leaf_ptr) * L2_SIZE + sizeof(uint16_t) * LEAF_BLOCKS * L2_SIZE)
 
-goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr) {
+goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr) {
     goldi_shadow_l2_ptr *e1 = &goldi_shadow_l1[plane][goldi_shadow_i1(addr)];
     goldi_shadow_leaf_ptr *l2 = atomic_load_explicit(e1, memory_order_acquire);
     if (GOLDI_UNLIKELY(!l2))

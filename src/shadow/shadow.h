@@ -33,11 +33,11 @@ GOLDI_INLINE uintptr_t goldi_granule_piece_end(uintptr_t a, uintptr_t end) {
 /* Returns a fresh plane index (at most GOLDI_SHADOW_MAX_PLANES, else dies). */
 unsigned goldi_shadow_plane_new(void);
 
-/* Word for byte addr, creating the leaf if needed. Words of bytes in the same
- * 64 KiB-aligned block are contiguous, so a granule's 8 words are word[0..7]. */
-goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr);
-/* Same without creating: NULL if nothing was ever stored near addr. Inline:
- * the engines' access paths look a word up first thing. */
+/* Word for byte addr, creating the leaf (and its node) if needed: the
+ * slow half of goldi_shadow_word below. */
+goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr);
+/* The word without creating: NULL if nothing was ever stored near addr.
+ * Inline: the engines' access paths look a word up first thing. */
 typedef _Atomic(goldi_shadow_word_t *) goldi_shadow_leaf_ptr;
 typedef _Atomic(goldi_shadow_leaf_ptr *) goldi_shadow_l2_ptr;
 extern goldi_shadow_l2_ptr *goldi_shadow_l1[GOLDI_SHADOW_MAX_PLANES];
@@ -55,6 +55,13 @@ GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, u
         return NULL;
     goldi_shadow_word_t *leaf = atomic_load_explicit(&l2[goldi_shadow_i2(addr)], memory_order_acquire);
     return leaf ? &leaf[goldi_shadow_i3(addr)] : NULL;
+}
+/* Word for byte addr, creating the leaf if needed. Words of bytes in the same
+ * 64 KiB-aligned block are contiguous, so a granule's 8 words are word[0..7].
+ * Inline while the leaf exists (every lock and atomic operation asks). */
+GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr) {
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
+    return GOLDI_LIKELY(w) ? w : goldi_shadow_word_install(plane, addr);
 }
 
 /* An engine is about to create state for the granule of addr, whose words

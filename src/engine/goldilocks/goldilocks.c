@@ -3108,9 +3108,8 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
 GOLDI_INLINE void access_piece(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
                               unsigned size) {
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
-    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, base);   /* (inline: the common case) */
-    if (!w && ev->kind != GOLDI_EV_FREE)
-        w = goldi_shadow_word(g->env.plane, base);
+    goldi_shadow_word_t *w = ev->kind != GOLDI_EV_FREE ? goldi_shadow_word(g->env.plane, base)
+                                                       : goldi_shadow_word_if_present(g->env.plane, base);
     if (!w)
         return;
     gran_lock(g, ts, w);
@@ -4026,21 +4025,29 @@ static void sort_u64(uint64_t *a, uint32_t n) {
  * the collected chunks (every thread takes some lock the owner released
  * later), and the rest of the walk to the tail was half the cells the GC
  * visited (hashtable). These look at thread tokens only (set_is_any). */
+/* Is the set of one class ANY, its thread tokens being those whose row
+ * (width w) has, in word k, bit (a wide class) or else a value past above
+ * (an owned class's threshold)? */
+static bool gc_class_any(struct gls_engine *g, struct gls_gc_scratch *sc, const struct gls_map *m, uint32_t w,
+                         uint32_t k, uint64_t bit, uint64_t above) {
+    sc->pt = grow(sc->pt, &sc->cap_pt, m->n, sizeof *sc->pt);
+    uint32_t nt = 0;
+    for (uint32_t i = 0; i < m->n; i++) {
+        const struct gls_kv *kv = &m->kv[m->used[i]];
+        uint64_t v = row_at(sc, kv->mask, w)[k];
+        if (gls_tok_kind(kv->key) == GLS_TK_THREAD && (bit ? (v & bit) != 0 : v > above))
+            sc->pt[nt++] = kv->key;
+    }
+    return set_is_any(g, sc, sc->pt, nt);
+}
+
 static bool gc_wide_all_any(struct gls_engine *g, struct gls_gc_scratch *sc, const struct gls_map *m, uint32_t n,
                             uint32_t w) {
     if (n > 64)
         return false;   /* (one word a row: a look stays cheap) */
-    sc->pt = grow(sc->pt, &sc->cap_pt, m->n, sizeof *sc->pt);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t nt = 0;
-        for (uint32_t i = 0; i < m->n; i++) {
-            const struct gls_kv *kv = &m->kv[m->used[i]];
-            if (gls_tok_kind(kv->key) == GLS_TK_THREAD && (row_at(sc, kv->mask, w)[0] >> k & 1))
-                sc->pt[nt++] = kv->key;
-        }
-        if (!set_is_any(g, sc, sc->pt, nt))
+    for (uint32_t k = 0; k < n; k++)
+        if (!gc_class_any(g, sc, m, w, 0, UINT64_C(1) << k, 0))
             return false;
-    }
     return true;
 }
 
@@ -4048,18 +4055,9 @@ static bool gc_wide_all_any(struct gls_engine *g, struct gls_gc_scratch *sc, con
  * smallest of the owner's (tokens whose threshold is past its pos). */
 static bool gc_owned_all_any(struct gls_engine *g, struct gls_gc_scratch *sc, const struct gls_map *m,
                              uint32_t n_own, uint32_t w) {
-    sc->pt = grow(sc->pt, &sc->cap_pt, m->n, sizeof *sc->pt);
-    for (uint32_t k = 0; k < n_own; k++) {
-        uint64_t last = sc->key[sc->tmp[sc->start[k + 1] - 1]];
-        uint32_t nt = 0;
-        for (uint32_t i = 0; i < m->n; i++) {
-            const struct gls_kv *kv = &m->kv[m->used[i]];
-            if (gls_tok_kind(kv->key) == GLS_TK_THREAD && row_at(sc, kv->mask, w)[k] > last)
-                sc->pt[nt++] = kv->key;
-        }
-        if (!set_is_any(g, sc, sc->pt, nt))
+    for (uint32_t k = 0; k < n_own; k++)
+        if (!gc_class_any(g, sc, m, w, k, 0, sc->key[sc->tmp[sc->start[k + 1] - 1]]))
             return false;
-    }
     return true;
 }
 
