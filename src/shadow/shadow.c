@@ -1,80 +1,77 @@
-/* Sparse three-level shadow tables (layout in shadow.h). */
+/* The shadow's flat directory and its leaves (layout in shadow.h). */
 #include "shadow.h"
 #include "../base/atfork.h"
 #include "../base/alloc.h"
 #include "../platform/platform.h"
 
-#define L1_SIZE (1u << GOLDI_SHADOW_L1_BITS)
-#define L2_SIZE (1u << GOLDI_SHADOW_L2_BITS)
-#define LEAF_SIZE (1u << GOLDI_SHADOW_LEAF_BITS)
+#define DIR_SIZE (UINT64_C(1) << GOLDI_SHADOW_DIR_BITS)
+#define LEAF_SIZE (UINT64_C(1) << GOLDI_SHADOW_LEAF_BITS)
 
-goldi_shadow_l2_ptr *goldi_shadow_l1[GOLDI_SHADOW_MAX_PLANES];
-static _Atomic unsigned n_planes;
+goldi_shadow_leaf_ptr *goldi_shadow_dir;
+static unsigned n_planes;   /* (under reserve_lock) */
 static _Atomic size_t mapped;
 goldi_spinlock_t goldi_granule_locks[1u << GOLDI_GRANULE_LOCK_BITS];
 
+/* The directories of the planes are reserved at once with the first (an
+ * address-space reservation: untouched pages cost nothing), so that a
+ * plane's slot is arithmetic on one base pointer. Room for every plane
+ * there can be (16 GiB) unless the address space is limited (`ulimit -v`):
+ * then for as many as fit, down to the two a default run uses (its
+ * engine's and the synchronisation objects'). */
+static unsigned dir_planes;
+
 unsigned goldi_shadow_plane_new(void) {
-    unsigned p = atomic_fetch_add(&n_planes, 1);
-    if (p >= GOLDI_SHADOW_MAX_PLANES)
-        goldi_die("too many shadow planes");
-    goldi_shadow_l1[p] = goldi_os_mmap(sizeof(goldi_shadow_l2_ptr) * L1_SIZE, true);
-    if (!goldi_shadow_l1[p])
-        goldi_die("cannot map shadow table");
+    static goldi_spinlock_t reserve_lock;
+    goldi_spin_lock(&reserve_lock);   /* (a plane's index is published after this returns) */
+    for (unsigned n = GOLDI_SHADOW_MAX_PLANES; !goldi_shadow_dir && n >= 2; n /= 2) {
+        goldi_shadow_dir = goldi_os_mmap(sizeof(goldi_shadow_leaf_ptr) * DIR_SIZE * n, true);
+        dir_planes = goldi_shadow_dir ? n : 0;
+    }
+    unsigned p = n_planes++;
+    goldi_spin_unlock(&reserve_lock);
+    if (p >= dir_planes)
+        goldi_die(dir_planes ? "too many shadow planes for the address space left (`ulimit -v`)"
+                             : "cannot reserve the shadow directory (2 GiB of address space): is `ulimit -v` set?");
     return p;
 }
 
-static void *map_zeroed(size_t n) {
-    void *p = goldi_os_mmap(n, true);
-    if (!p)
-        goldi_die("out of memory mapping shadow");
-    atomic_fetch_add_explicit(&mapped, n, memory_order_relaxed);
-    return p;
-}
-
-/* Installs a freshly mapped node unless another thread won the race. */
-static void *install(_Atomic(void *) *slot, size_t n) {
-    void *fresh = map_zeroed(n);
-    void *expected = NULL;
-    if (atomic_compare_exchange_strong(slot, &expected, fresh))
-        return fresh;
-    goldi_os_munmap(fresh, n);
-    atomic_fetch_sub_explicit(&mapped, n, memory_order_relaxed);
-    return expected;
-}
-
-/* An L2 node is its L2_SIZE leaf pointers followed by, per leaf, one
- * 16-bit page mask per block of BLOCK_WORDS words (64 KiB of shadow, 8 KiB
- * of application): the shadow pages of the block where an engine created
- * state in an empty granule (goldi_shadow_will_write), all ones once the
- * block was committed. */
-#define LEAF_BLOCKS 8u
-#define BLOCK_WORDS (LEAF_SIZE / LEAF_BLOCKS)
+/* A leaf is its LEAF_SIZE words followed by one 16-bit page mask per block
+ * of BLOCK_WORDS words (64 KiB of shadow, 8 KiB of application): the
+ * shadow pages of the block where an engine created state in an empty
+ * granule (goldi_shadow_will_write), all ones once the block was
+ * committed. */
+#define BLOCK_WORDS 8192u
+#define LEAF_BLOCKS (LEAF_SIZE / BLOCK_WORDS)
 #define BLOCK_PAGES 16u               /* 4 KiB shadow pages per block (bits of its mask) */
 #define DENSE_PAGES 4                 /* pages seen before a block is committed */
-#define L2_BYTES (sizeof(goldi_shadow_leaf_ptr) * L2_SIZE + sizeof(uint16_t) * LEAF_BLOCKS * L2_SIZE)
+#define LEAF_BYTES (sizeof(goldi_shadow_word_t) * LEAF_SIZE + sizeof(uint16_t) * LEAF_BLOCKS)
 
 goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr) {
-    goldi_shadow_l2_ptr *e1 = &goldi_shadow_l1[plane][goldi_shadow_i1(addr)];
-    goldi_shadow_leaf_ptr *l2 = atomic_load_explicit(e1, memory_order_acquire);
-    if (GOLDI_UNLIKELY(!l2))
-        l2 = install((_Atomic(void *) *)e1, L2_BYTES);
-    goldi_shadow_leaf_ptr *e2 = &l2[goldi_shadow_i2(addr)];
-    goldi_shadow_word_t *leaf = atomic_load_explicit(e2, memory_order_acquire);
-    if (GOLDI_UNLIKELY(!leaf))
-        leaf = install((_Atomic(void *) *)e2, sizeof(goldi_shadow_word_t) * LEAF_SIZE);
+    goldi_shadow_leaf_ptr *slot = goldi_shadow_dir_slot(plane, addr);
+    goldi_shadow_word_t *leaf = atomic_load_explicit(slot, memory_order_acquire);
+    if (GOLDI_UNLIKELY(!leaf)) {
+        goldi_shadow_word_t *fresh = goldi_os_mmap(LEAF_BYTES, true);
+        if (!fresh)
+            goldi_die("out of memory mapping shadow");
+        atomic_fetch_add_explicit(&mapped, LEAF_BYTES, memory_order_relaxed);
+        if (atomic_compare_exchange_strong(slot, &leaf, fresh)) {
+            leaf = fresh;
+        } else {   /* another thread won the race: leaf is its */
+            goldi_os_munmap(fresh, LEAF_BYTES);
+            atomic_fetch_sub_explicit(&mapped, LEAF_BYTES, memory_order_relaxed);
+        }
+    }
     return &leaf[goldi_shadow_i3(addr)];
 }
 
 static _Atomic bool populate_refused;
 
 void goldi_shadow_will_write(unsigned plane, uintptr_t addr) {
-    goldi_shadow_leaf_ptr *l2 = atomic_load_explicit(&goldi_shadow_l1[plane][goldi_shadow_i1(addr)],
-                                                     memory_order_acquire);
-    goldi_shadow_word_t *leaf = l2 ? atomic_load_explicit(&l2[goldi_shadow_i2(addr)], memory_order_acquire) : NULL;
+    goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(plane, addr), memory_order_acquire);
     if (!leaf || atomic_load_explicit(&populate_refused, memory_order_relaxed))
         return;
     uintptr_t i3 = goldi_shadow_i3(addr);
-    _Atomic uint16_t *seen = (_Atomic uint16_t *)(l2 + L2_SIZE) + goldi_shadow_i2(addr) * LEAF_BLOCKS + i3 / BLOCK_WORDS;
+    _Atomic uint16_t *seen = (_Atomic uint16_t *)(leaf + LEAF_SIZE) + i3 / BLOCK_WORDS;
     uint16_t page = (uint16_t)(1u << (i3 % BLOCK_WORDS / (BLOCK_WORDS / BLOCK_PAGES)));
     uint16_t old = atomic_load_explicit(seen, memory_order_relaxed);
     if (old == 0xffff || (old & page))

@@ -3,12 +3,17 @@
  * Plus the striped granule locks that make an engine's check+update of a byte
  * atomic with respect to other accesses to that byte (ALGORITHMS.md T10).
  *
- *   app address (48 bits used):  | 47 .. 30 | 29 .. 16 | 15 .. 0 |
- *                                   L1 index   L2 index   leaf slot
- *   L1: static array per plane (2^18 pointers); L2 nodes and leaves are
- *   mmap'ed on first touch (leaf = 64 Ki words = 512 KiB virtual, committed by
- *   the OS page by page, so sparse use costs only the pages touched).
- * Lookups are two dependent loads; installs use compare-and-swap, no locks. */
+ *   app address (47 bits used):  | 46 .. 20 | 19 .. 0 |
+ *                                  dir index  leaf slot
+ *   The directory: one flat array of leaf pointers per plane, all planes'
+ *   arrays in one reservation (1 GiB each of address space, committed by
+ *   the OS page by page as slots are written: a page of it covers 512 MiB
+ *   of application memory). A leaf (1 Mi words = 8 MiB of address space,
+ *   committed page by page too) is mapped on first touch. A lookup is one
+ *   load from the directory, whose address is arithmetic on the plane and
+ *   the application address (the access path's dependent loads before the
+ *   shadow word: the directory slot only); installs use compare-and-swap,
+ *   no locks. */
 #ifndef GOLDI_SHADOW_H
 #define GOLDI_SHADOW_H
 
@@ -17,9 +22,9 @@
 
 #define GOLDI_SHADOW_MAX_PLANES 16
 #define GOLDI_GRANULE 8u
-#define GOLDI_SHADOW_LEAF_BITS 16
-#define GOLDI_SHADOW_L2_BITS 14
-#define GOLDI_SHADOW_L1_BITS 18
+#define GOLDI_SHADOW_LEAF_BITS 20
+#define GOLDI_SHADOW_ADDR_BITS 47   /* x86-64 user space (4-level paging) */
+#define GOLDI_SHADOW_DIR_BITS (GOLDI_SHADOW_ADDR_BITS - GOLDI_SHADOW_LEAF_BITS)
 
 typedef _Atomic(uintptr_t) goldi_shadow_word_t;
 
@@ -39,25 +44,18 @@ goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr);
 /* The word without creating: NULL if nothing was ever stored near addr.
  * Inline: the engines' access paths look a word up first thing. */
 typedef _Atomic(goldi_shadow_word_t *) goldi_shadow_leaf_ptr;
-typedef _Atomic(goldi_shadow_leaf_ptr *) goldi_shadow_l2_ptr;
-extern goldi_shadow_l2_ptr *goldi_shadow_l1[GOLDI_SHADOW_MAX_PLANES];
-GOLDI_INLINE uintptr_t goldi_shadow_i1(uintptr_t a) {
-    return (a >> (GOLDI_SHADOW_LEAF_BITS + GOLDI_SHADOW_L2_BITS)) & ((1u << GOLDI_SHADOW_L1_BITS) - 1);
+extern goldi_shadow_leaf_ptr *goldi_shadow_dir;   /* every plane's directory (set by the first plane) */
+GOLDI_INLINE goldi_shadow_leaf_ptr *goldi_shadow_dir_slot(unsigned plane, uintptr_t a) {
+    uintptr_t i = (a >> GOLDI_SHADOW_LEAF_BITS) & ((UINT64_C(1) << GOLDI_SHADOW_DIR_BITS) - 1);
+    return &goldi_shadow_dir[(uintptr_t)plane << GOLDI_SHADOW_DIR_BITS | i];
 }
-GOLDI_INLINE uintptr_t goldi_shadow_i2(uintptr_t a) {
-    return (a >> GOLDI_SHADOW_LEAF_BITS) & ((1u << GOLDI_SHADOW_L2_BITS) - 1);
-}
-GOLDI_INLINE uintptr_t goldi_shadow_i3(uintptr_t a) { return a & ((1u << GOLDI_SHADOW_LEAF_BITS) - 1); }
+GOLDI_INLINE uintptr_t goldi_shadow_i3(uintptr_t a) { return a & ((UINT64_C(1) << GOLDI_SHADOW_LEAF_BITS) - 1); }
 GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, uintptr_t addr) {
-    goldi_shadow_leaf_ptr *l2 = atomic_load_explicit(&goldi_shadow_l1[plane][goldi_shadow_i1(addr)],
-                                                      memory_order_acquire);
-    if (!l2)
-        return NULL;
-    goldi_shadow_word_t *leaf = atomic_load_explicit(&l2[goldi_shadow_i2(addr)], memory_order_acquire);
+    goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(plane, addr), memory_order_acquire);
     return leaf ? &leaf[goldi_shadow_i3(addr)] : NULL;
 }
 /* Word for byte addr, creating the leaf if needed. Words of bytes in the same
- * 64 KiB-aligned block are contiguous, so a granule's 8 words are word[0..7].
+ * 1 MiB-aligned block are contiguous, so a granule's 8 words are word[0..7].
  * Inline while the leaf exists (every lock and atomic operation asks). */
 GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t addr) {
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);

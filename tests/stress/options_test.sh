@@ -3,7 +3,7 @@
 # Bad runtime options and report destinations, on a racy program built with
 # COMPILER: every bad GOLDI_OPTIONS gives exactly one "goldi: error:" line
 # on stderr, status 1, no crash and no program output; log_path= writes the
-# reports to LOG.PID and nothing to stderr.
+# reports to LOG.PID and nothing to stderr; a limited address space.
 set -u
 compiler=$1 build=$2
 src=$(cd "$(dirname "$0")" && pwd)
@@ -51,5 +51,19 @@ st=$?
 grep -q "^WARNING: Goldilocks: data race" "$tmp/out" || fail "log_path=stdout: no report on stdout"
 grep -q "WARNING" "$tmp/err" && fail "log_path=stdout: report on stderr"
 
+# A limited address space (`ulimit -v`): the shadow directory is reserved
+# for fewer planes, still enough for a default run (4 GiB: every report, as
+# above); below what it needs, one fatal line and no program output.
+(ulimit -v 4194304 && exec "$prog") >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 66 ] || fail "ulimit -v 4 GiB: status $st, wanted 66"
+n=$(grep -c "^WARNING: Goldilocks: data race" "$tmp/err")
+[ "$n" -ge 16 ] || fail "ulimit -v 4 GiB: $n reports, wanted >= 16"
+(ulimit -v 1048576 && exec "$prog") >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -ne 0 ] && [ $st -ne 66 ] || fail "ulimit -v 1 GiB: status $st, wanted a failure"
+grep -q "^goldi: fatal: cannot reserve the shadow directory" "$tmp/err" || fail "ulimit -v 1 GiB: no fatal line"
+[ -s "$tmp/out" ] && fail "ulimit -v 1 GiB: the program ran"
+
 [ $fails -eq 0 ] || exit 1
-echo "PASS: options_test [$compiler] ${#bad[@]} bad option strings, log_path file/stdout"
+echo "PASS: options_test [$compiler] ${#bad[@]} bad option strings, log_path file/stdout, ulimit -v"

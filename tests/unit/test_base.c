@@ -65,10 +65,22 @@ CASE(shadow_words_are_per_byte_and_sparse) {
     /* Another plane is independent. */
     unsigned q = goldi_shadow_plane_new();
     EXPECT(atomic_load(goldi_shadow_word(q, a)) == 0);
-    /* Far-away addresses (top of the 48-bit space) work. */
+    /* Far-away addresses (top of the 47-bit user space) work. */
     goldi_shadow_word_t *far = goldi_shadow_word(p, 0x7ffffffff000ull);
     atomic_store(far, 1);
     EXPECT(atomic_load(goldi_shadow_word(p, 0x7ffffffff000ull)) == 1);
+    /* Either side of a leaf's end (every 1 MiB of the application): two
+     * leaves, each word its own; words a leaf apart are distinct too. */
+    const uintptr_t edge = 0x300000100000ull, leaf = 0x100000;
+    goldi_shadow_word_t *before = goldi_shadow_word(p, edge - 1), *after = goldi_shadow_word(p, edge);
+    EXPECT(goldi_shadow_word_if_present(p, edge - GOLDI_GRANULE) == before - (GOLDI_GRANULE - 1));
+    EXPECT(goldi_shadow_word_if_present(p, edge + leaf) == NULL);   /* the next leaf: never touched */
+    atomic_store(before, 3);
+    atomic_store(after, 4);
+    EXPECT(atomic_load(goldi_shadow_word(p, edge - 1)) == 3 && atomic_load(goldi_shadow_word(p, edge)) == 4);
+    goldi_shadow_word_t *next = goldi_shadow_word(p, edge - 1 + leaf);
+    EXPECT(next != before && next != after && atomic_load(next) == 0);
+    EXPECT(goldi_shadow_word_if_present(q, edge) == NULL);
 }
 
 static void count_and_clear(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
@@ -170,7 +182,7 @@ CASE(alloc_thread_state_keeps_its_range) {
  * reads 0. */
 CASE(shadow_will_write_commits_dense_blocks) {
     unsigned p = goldi_shadow_plane_new();
-    const uintptr_t a = 0x200000000000ull;   /* a leaf of its own (64 KiB-aligned) */
+    const uintptr_t a = 0x200000000000ull;   /* a leaf of its own (1 MiB-aligned) */
     size_t page = (size_t)sysconf(_SC_PAGESIZE), block = 8192 * sizeof(goldi_shadow_word_t);
     void *probe = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     bool kernel_has_it = goldi_os_populate(probe, page);   /* else the calls are no-ops */
