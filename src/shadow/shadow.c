@@ -61,7 +61,7 @@ goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr) {
             atomic_fetch_sub_explicit(&mapped, LEAF_BYTES, memory_order_relaxed);
         }
     }
-    return &leaf[goldi_shadow_i3(addr)];
+    return &leaf[goldi_shadow_leaf_slot(addr)];
 }
 
 static _Atomic bool populate_refused;
@@ -70,9 +70,9 @@ void goldi_shadow_will_write(unsigned plane, uintptr_t addr) {
     goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(plane, addr), memory_order_acquire);
     if (!leaf || atomic_load_explicit(&populate_refused, memory_order_relaxed))
         return;
-    uintptr_t i3 = goldi_shadow_i3(addr);
-    _Atomic uint16_t *seen = (_Atomic uint16_t *)(leaf + LEAF_SIZE) + i3 / BLOCK_WORDS;
-    uint16_t page = (uint16_t)(1u << (i3 % BLOCK_WORDS / (BLOCK_WORDS / BLOCK_PAGES)));
+    uintptr_t i = goldi_shadow_leaf_slot(addr);
+    _Atomic uint16_t *seen = (_Atomic uint16_t *)(leaf + LEAF_SIZE) + i / BLOCK_WORDS;
+    uint16_t page = (uint16_t)(1u << (i % BLOCK_WORDS / (BLOCK_WORDS / BLOCK_PAGES)));
     uint16_t old = atomic_load_explicit(seen, memory_order_relaxed);
     if (old == 0xffff || (old & page))
         return;
@@ -81,7 +81,7 @@ void goldi_shadow_will_write(unsigned plane, uintptr_t addr) {
         return;
     if (atomic_exchange_explicit(seen, 0xffff, memory_order_relaxed) == 0xffff)
         return;   /* another thread commits it */
-    if (!goldi_os_populate(&leaf[i3 & ~(uintptr_t)(BLOCK_WORDS - 1)], sizeof(goldi_shadow_word_t) * BLOCK_WORDS))
+    if (!goldi_os_populate(&leaf[i & ~(uintptr_t)(BLOCK_WORDS - 1)], sizeof(goldi_shadow_word_t) * BLOCK_WORDS))
         atomic_store_explicit(&populate_refused, true, memory_order_relaxed);
 }
 

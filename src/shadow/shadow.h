@@ -49,10 +49,10 @@ GOLDI_INLINE goldi_shadow_leaf_ptr *goldi_shadow_dir_slot(unsigned plane, uintpt
     uintptr_t i = (a >> GOLDI_SHADOW_LEAF_BITS) & ((UINT64_C(1) << GOLDI_SHADOW_DIR_BITS) - 1);
     return &goldi_shadow_dir[(uintptr_t)plane << GOLDI_SHADOW_DIR_BITS | i];
 }
-GOLDI_INLINE uintptr_t goldi_shadow_i3(uintptr_t a) { return a & ((UINT64_C(1) << GOLDI_SHADOW_LEAF_BITS) - 1); }
+GOLDI_INLINE uintptr_t goldi_shadow_leaf_slot(uintptr_t a) { return a & ((UINT64_C(1) << GOLDI_SHADOW_LEAF_BITS) - 1); }
 GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, uintptr_t addr) {
     goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(plane, addr), memory_order_acquire);
-    return leaf ? &leaf[goldi_shadow_i3(addr)] : NULL;
+    return leaf ? &leaf[goldi_shadow_leaf_slot(addr)] : NULL;
 }
 /* Word for byte addr, creating the leaf if needed. Words of bytes in the same
  * 1 MiB-aligned block are contiguous, so a granule's 8 words are word[0..7].

@@ -3494,7 +3494,7 @@ static unsigned fast_plane;
  * before it: a granule's 8 words follow the previous one's unless a shadow
  * leaf ends between them, so a 16-byte access looks the directory up once. */
 GOLDI_INLINE goldi_shadow_word_t *next_granule_shadow(struct gls_engine *g, goldi_shadow_word_t *w, uintptr_t next) {
-    return goldi_shadow_i3(next) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, next);
+    return goldi_shadow_leaf_slot(next) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, next);
 }
 
 /* The runtime's shortcut for a plain access within two granules, any
