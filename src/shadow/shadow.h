@@ -38,7 +38,7 @@ GOLDI_INLINE uintptr_t goldi_granule_piece_end(uintptr_t a, uintptr_t end) {
 /* Returns a fresh plane index (at most GOLDI_SHADOW_MAX_PLANES, else dies). */
 unsigned goldi_shadow_plane_new(void);
 
-/* Word for byte addr, creating the leaf (and its node) if needed: the
+/* Word for byte addr, creating its leaf if needed: the
  * slow half of goldi_shadow_word below. */
 goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr);
 /* The word without creating: NULL if nothing was ever stored near addr.
