@@ -21,12 +21,21 @@
 #include "../../platform/platform.h"
 #include "../../shadow/shadow.h"
 
-/* Live cells (8 MiB) beyond which the GC moves entries off the oldest chunks
- * and frees them, down to half of it (gc_try). Every run re-touches the idle
- * entries it materialised last time, so a run per 2^16 cells (the old 2 MiB
- * budget) spent a third of a lock-heavy run (hashtable) there; 2^19 cells
- * cut that 4x for 6 MiB more of cells (docs/performance.md). */
-#define GLS_BUDGET (UINT64_C(1) << 19)
+/* Live cells beyond which the GC moves entries off the oldest chunks and
+ * frees them, down to half of it (gc_try): the budget. A run walks cells
+ * after the chunks it frees and moves every record registered in them;
+ * records nobody touches (a table every thread read once) are moved by every
+ * run, so their cost per appended cell grows as the budget shrinks. Each run
+ * therefore sets the next budget to GLS_BUDGET_FACTOR times the records it
+ * or the run before moved (granules visited and entries), between 2^17
+ * cells (2 MiB) and 2^19 (8 MiB). A run per 2^16 cells spent a third of a
+ * lock-heavy run there (hashtable, whose idle nodes now keep 2^19), while
+ * multiset, pipeline, lockfree and sharedspot keep 2 MiB of cells and half
+ * their peak memory or less (multiset's walks, which stop early at 2^19,
+ * cost it ~1.5 % more instructions: docs/performance.md, round 29). */
+#define GLS_BUDGET_MIN (UINT64_C(1) << 17)
+#define GLS_BUDGET_MAX (UINT64_C(1) << 19)
+#define GLS_BUDGET_FACTOR 8
 #define GLS_BATCH 64                  /* sets evaluated by one walk (mask bits) */
 
 /* --- stats ------------------------------------------------------------------ */
@@ -67,7 +76,9 @@
     X(INL_FOREIGN_FAST, "inline_foreign_lockfree")                     \
     X(INL_HALF, "inline_half_records")                                \
     X(FROZEN, "gc_classes_unwalked")                                  \
-    X(GC_ANY_STOP, "gc_walks_stopped_any")
+    X(GC_ANY_STOP, "gc_walks_stopped_any")                           \
+    X(GC_GRANULES, "gc_granules_visited")                             \
+    X(GC_SNAPS, "gc_entries_snapshot")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -222,6 +233,8 @@ struct gls_engine {
     /* GC: one at a time (trylock) */
     goldi_spinlock_t gc_lock;
     uint64_t gc_written;             /* chunks below are known fully written (under gc_lock) */
+    _Atomic uint64_t budget;         /* live cells that start a GC run (GLS_BUDGET_MIN above) */
+    uint64_t gc_moved_last;          /* records the last run moved (under gc_lock) */
     struct gls_map gc_map;
     struct gls_gc_scratch *gc_scratch;
     _Atomic uint64_t cells_peak;
@@ -3726,6 +3739,7 @@ struct gls_gc_scratch {
     uint32_t cap_cnt;
     struct gls_ref *refs;       /* registries of the chunks being collected */
     uint32_t n_refs, cap_refs;
+    uint32_t n_grans;           /* granules this run visited (gc_granule) */
     struct gls_parked {         /* p blocked joining u (gc_parked) */
         goldi_tid_t p, u;
         uint64_t quiet;         /* p's epoch_pos, read after its mark: no cell of p's conditions from it on */
@@ -4429,6 +4443,7 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
 
 static void gc_granule(struct gls_engine *g, uintptr_t a, uint64_t c0, uint64_t c1) {
     struct gls_gc_scratch *sc = g->gc_scratch;
+    sc->n_grans++;
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, a);
     if (!w)
         return;
@@ -4491,6 +4506,8 @@ static void gc_range(struct gls_engine *g, uint64_t c0, uint64_t c1) {
     struct gls_gc_scratch *sc = g->gc_scratch;
     gc_granules(g, c0, c1);
     gc_snapshot(g, c0, c1, sc->refs, sc->n_refs);
+    stat(g, 0, GLS_ST_GC_GRANULES, sc->n_grans);
+    stat(g, 0, GLS_ST_GC_SNAPS, sc->n_snap);
     if (!sc->n_snap)
         return;
     gc_dedup(sc);
@@ -4498,19 +4515,21 @@ static void gc_range(struct gls_engine *g, uint64_t c0, uint64_t c1) {
     gc_install(g);
 }
 
-/* When the list holds more than GLS_BUDGET cells, collect the oldest chunks
- * down to GLS_BUDGET/2 in one run (one walk over at most GLS_BUDGET cells per
- * GLS_BUDGET/2 appended: amortised O(1) per cell). Only fully written chunks
- * are collected. Holds gc_lock (trylock: one GC at a time, nobody waits), and
- * granule locks one at a time. */
+/* When the list holds more than the budget's cells, collect the oldest
+ * chunks down to half of it in one run (one walk over at most the budget's
+ * cells per half of it appended: amortised O(1) per cell), then set the
+ * next budget from the records this run moved (GLS_BUDGET_MIN above). Only
+ * fully written chunks are collected. Holds gc_lock (trylock: one GC at a
+ * time, nobody waits), and granule locks one at a time. */
 static void gc_try(struct gls_engine *g) {
     struct gls_list *l = g->list;
     struct gls_gc_scratch *sc = g->gc_scratch;
     if (!goldi_spin_trylock(&g->gc_lock))
         return;
     uint64_t c0 = atomic_load(&l->oldest), tail = atomic_load(&l->tail);
-    if (tail - (c0 << GLS_CHUNK_BITS) > GLS_BUDGET) {
-        uint64_t c1 = (tail - GLS_BUDGET / 2) >> GLS_CHUNK_BITS;
+    uint64_t budget = atomic_load_explicit(&g->budget, memory_order_relaxed);
+    if (tail - (c0 << GLS_CHUNK_BITS) > budget) {
+        uint64_t c1 = (tail - budget / 2) >> GLS_CHUNK_BITS;
         for (uint64_t c = c0 > g->gc_written ? c0 : g->gc_written; c < c1; c++) {
             struct gls_slot *s = gls_list_peek(l, c);
             if (!s || !gls_list_chunk_written(s)) {
@@ -4524,7 +4543,16 @@ static void gc_try(struct gls_engine *g) {
             sc->n_refs += gls_list_close(l, gls_list_peek(l, c), &sc->refs, &sc->cap_refs, sc->n_refs);
         }
         if (c1 > c0) {
+            sc->n_grans = 0;
             gc_range(g, c0, c1);
+            /* (the larger of this run's and the last run's: records a run
+             * placed near the tail may wait a run before they are moved again,
+             * and a budget that swings makes the list map and unmap chunks) */
+            uint64_t moved = (uint64_t)sc->n_grans + sc->n_snap;
+            uint64_t next = GLS_BUDGET_FACTOR * (moved > g->gc_moved_last ? moved : g->gc_moved_last);
+            g->gc_moved_last = moved;
+            next = next < GLS_BUDGET_MIN ? GLS_BUDGET_MIN : next > GLS_BUDGET_MAX ? GLS_BUDGET_MAX : next;
+            atomic_store_explicit(&g->budget, next, memory_order_relaxed);
             for (uint64_t c = c0; c < c1; c++)
                 gls_list_free_chunk(l, gls_list_peek(l, c), c);
             stat(g, 0, GLS_ST_GC_RUNS, 1);
@@ -4646,7 +4674,7 @@ static void append(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, uint
         uint64_t peak = atomic_load_explicit(&g->cells_peak, memory_order_relaxed);
         while (live > peak && !atomic_compare_exchange_weak(&g->cells_peak, &peak, live))
             ;
-        if (live > GLS_BUDGET)
+        if (live > atomic_load_explicit(&g->budget, memory_order_relaxed))
             gc_try(g);
     }
 }
@@ -4840,6 +4868,7 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     gls_list_init(g->list);
     gls_map_init(&g->gc_map);
     g->gc_scratch = goldi_alloc(sizeof *g->gc_scratch);
+    atomic_store(&g->budget, GLS_BUDGET_MIN);
     atomic_store(&g->sweep_at, SWEEP_MIN);
     sink->self = g;
     g->list->granule_registered = inl_registered;
@@ -4889,6 +4918,7 @@ static void gls_stats(void *self, void (*emit)(void *ctx, const char *name, uint
     emit(ctx, "goldilocks.registry_bytes_live", atomic_load(&l->reg_bytes));
     emit(ctx, "goldilocks.threads_live", atomic_load(&g->n_live));
     emit(ctx, "goldilocks.pool_entries", atomic_load(&g->pool_entries));
+    emit(ctx, "goldilocks.gc_budget", atomic_load(&g->budget));
 }
 
 const struct goldi_engine_ops goldi_engine_goldilocks = {
