@@ -612,6 +612,50 @@ CASE(goldilocks_read_subsumption) {
     end();
 }
 
+/* A reader whose own R is on the bytes from an earlier epoch, with another
+ * thread's R there too: the other R loses the bytes if the read subsumes
+ * it (the lock both held: T1's first read, under no lock, is not subsumed
+ * by T2's) and keeps them if not (an rwlock held in read mode orders no
+ * reads); T1's R becomes its newest read either way. */
+CASE(goldilocks_read_moves_past_other_reads) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new(), *T4 = thr_new();
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX), *M = sync_new(GOLDI_SYNC_MUTEX);
+    struct goldi_sync *N = sync_new(GOLDI_SYNC_MUTEX), *R = sync_new(GOLDI_SYNC_RWLOCK);
+    char *v = var(8), *u = var(8);
+    atom(1, GOLDI_EV_ATOMIC_STORE, T0, v, RLX);   /* pool entries */
+    atom(2, GOLDI_EV_ATOMIC_STORE, T0, u, RLX);
+    fork_(3, T0, T1); fork_(4, T0, T2); fork_(5, T0, T3); fork_(6, T0, T4);
+    /* v: T1 (no lock: T2's read does not subsume it), T2 under L, then T1
+     * again under L; T2 then releases M */
+    rd(11, T1, v); acq(7, T1, N); rel(9, T1, N);
+    acq(13, T2, L); rd(14, T2, v); rel(15, T2, L); acq(16, T2, M); rel(17, T2, M);
+    uint64_t ent0 = stat_of("goldilocks.entries_live");
+    acq(18, T1, L); rd(19, T1, v); rel(20, T1, L);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 - 1);   /* T2's R went */
+    EXPECT_EQ(gls_log.n, 0);
+    acq(21, T3, M); rel(22, T3, M); wr(23, T3, v);   /* after T2's read, not T1's second */
+    EXPECT_EQ(races_at(&gls_log, 23), 1);
+    for (int i = 0; i < gls_log.n; i++)
+        if (gls_log.r[i].label == 23)
+            EXPECT(gls_log.r[i].prev_tid == T1->tid && !gls_log.r[i].prev_write &&
+                   gls_log.r[i].prev_pc == (uintptr_t)0x1000 + 19);
+    /* u: T1, T2 holding an rwlock in read mode, T1 again holding it; T1
+     * then releases N */
+    rd(31, T1, u); acq(30, T1, N); rel(32, T1, N);
+    rdlock(33, T2, R); rd(34, T2, u); rdunlock(35, T2, R);
+    ent0 = stat_of("goldilocks.entries_live");
+    rdlock(36, T1, R); rd(37, T1, u); rdunlock(38, T1, R); acq(39, T1, N); rel(40, T1, N);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);       /* T2's R stays */
+    int before = gls_log.n;
+    acq(41, T4, N); rel(42, T4, N); wr(43, T4, u);   /* after T1's reads, not T2's */
+    EXPECT_EQ(races_at(&gls_log, 43), 1);
+    for (int i = before; i < gls_log.n; i++)
+        if (gls_log.r[i].label == 43)
+            EXPECT(gls_log.r[i].prev_tid == T2->tid && gls_log.r[i].prev_pc == (uintptr_t)0x1000 + 34);
+    end();
+}
+
 CASE(goldilocks_many_partners_all_reported) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
@@ -1252,6 +1296,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_packed_granules);
     RUN(goldilocks_half_records);
     RUN(goldilocks_read_subsumption);
+    RUN(goldilocks_read_moves_past_other_reads);
     RUN(goldilocks_many_partners_all_reported);
     RUN(goldilocks_epoch_moves_past_own_release);
     RUN(goldilocks_backward_walk);

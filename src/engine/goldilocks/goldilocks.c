@@ -2854,6 +2854,35 @@ static void pack_access(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
         tstat(x->ts, GLS_ST_PACK_UPDATE, 1);
 }
 
+/* Could cells cw[0..k) (words as stored) fold back into an inline record
+ * (pack_contract)? False when inl_of_cents fails whatever thread it takes
+ * as W's: W cells of two threads (only one can be the record's W), or two
+ * cells of one kind that both hold an alock (the second entry of a kind
+ * goes into a half record, which has no room for one). A node's key and
+ * count written under its bucket lock by different statements (multiset)
+ * are such cells: the test spares the decoding and the attempt, which
+ * failed on 5 of 6 in-place updates there. Cells of another thread's R are
+ * the caller's test (`foreign`). */
+GOLDI_INLINE bool pack_may_contract(const uint64_t *cw, uint32_t k) {
+    uint32_t locked[2] = { 0, 0 };   /* cells holding an alock, by kind */
+    goldi_tid_t wt = 0;
+    bool have_w = false;
+    for (uint32_t i = 0; i < k; i++) {
+        uint64_t a = cw[2 * i], b = cw[2 * i + 1];
+        unsigned kind = (unsigned)(b >> 40 & 1);
+        if (kind == GLS_W) {
+            goldi_tid_t o = (goldi_tid_t)(a >> PACK_POS_BITS);
+            if (have_w && o != wt)
+                return false;
+            wt = o;
+            have_w = true;
+        }
+        /* (no DUAL cell reaches here: pack_inplace leaves then) */
+        locked[kind] += (b >> 42 & ((UINT64_C(1) << PACK_ALOCK_BITS) - 1)) != 0;
+    }
+    return locked[GLS_W] < 2 && locked[GLS_R] < 2;
+}
+
 /* pack_access's case of a plain access by t to a packed granule that the
  * general rule (cents_check, then cents_record: pack_update, pack_contract,
  * pack_store) settles without a walk: a node's key read under its bucket
@@ -2942,7 +2971,7 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
         cw[2 * k++ + 1] = cell_b(&e);
         tstat(ts, GLS_ST_RECORDED, 1);
     }
-    if (!foreign) {
+    if (!foreign && pack_may_contract(cw, k)) {
         struct gls_access x = { .thr = thr, .ts = ts, .t = t, .origin = origin, .write = write };
         struct gls_cent c[PACK_CELLS];
         for (uint32_t i = 0; i < k; i++)
@@ -2954,6 +2983,135 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
         atomic_store_explicit(&w[1 + i], i < 2 * k ? cw[i] : 0, memory_order_relaxed);
     atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)k << 4 | (uintptr_t)pack_reg(w0) << 8, memory_order_release);
     tstat(ts, GLS_ST_PACK_UPDATE, 1);
+    return true;
+}
+
+/* piece_locked's case of a plain access by t to a granule of pool entries
+ * (no overflow array) that the general rule (check_granule, then
+ * update_granule and inl_contract) settles without a walk and records in
+ * one entry:
+ *   - every entry the access is checked against (a read: W and AW; a
+ *     write: all) on its bytes is t's, made under a lock t holds, or known
+ *     ordered by an earlier walk (cents_settled's test);
+ *   - t's entry of the access's kind on the bytes, if any, is on exactly
+ *     them, and none of t's on other bytes has the access's history (the
+ *     rule would share it: record_joins);
+ *   - the entries cannot fold back inline (inl_contract): one of another
+ *     thread, an atomic one or one with a materialised set stays, or more
+ *     than an inline record holds.
+ * The rule's result, written in place: t's entry from t's epoch is kept
+ * (a read; a write only if no other entry is on its bytes); else the bytes
+ * leave the entries the access supersedes (a write: all; a read: the other
+ * threads' reads it subsumes), those emptied go, and t's entry is placed
+ * at t's epoch: the one it had, else the first entry the access emptied
+ * (in its slot), else a new one. Readers of a node taking turns under its
+ * bucket lock (multiset: each takes over the R the reader before left), a
+ * queue's head and length read and written under its lock (pipeline).
+ * False: nothing written. Caller holds the granule lock. */
+static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
+                            uintptr_t base, uint8_t piece, bool write, uintptr_t pc, unsigned size) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK))
+        return false;
+    goldi_tid_t t = thr->tid;
+    enum gls_kind kind = write ? GLS_W : GLS_R;
+    struct gls_access x = { .g = g, .thr = thr, .ts = ts, .t = t, .base = base, .write = write };
+    struct gls_settled st = { 0, 0, 0 };
+    struct gls_entry *mine = NULL;
+    uint8_t drop = 0, emptied = 0;   /* slots of the entries that lose the bytes / all of theirs */
+    uint8_t own_other = 0;           /* slots of t's entries of the kind on other bytes (might share) */
+    bool stays = false;              /* an entry stays that no inline record of t holds */
+    unsigned n_keep = 0;             /* entries that stay besides t's record of the bytes */
+    bool locked = false;             /* one of them has an alock */
+    for (unsigned i = 0; i < GRAN_SLOTS; i++) {
+        uintptr_t v = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
+        if (!v)
+            continue;
+        struct gls_entry *e = slot_entry(v);
+        enum gls_kind ek = (enum gls_kind)(v >> SLOT_PTR_BITS & 3);
+        bool on = e->mask & piece;
+        if (ek == kind && e->owner == t && on) {
+            if (mine || e->mask != piece)
+                return false;   /* (the rule's "others", or a split of t's entry) */
+            mine = e;
+            continue;
+        }
+        if (on && (write || ek == GLS_W || ek == GLS_AW)) {
+            uint64_t pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
+            struct gls_alock al = { e->alock_id, e->alock_mode, e->alock_rw };
+            if (!entry_settled(&st, ts, thr, e->owner, al, pos)) {
+                if (!e->mat || !mc_has(ts, e->mat, pos))
+                    return false;   /* (a walk: the general rule) */
+                st.cached++;
+            }
+        }
+        if (on && (write || (ek == GLS_R && read_subsumes(&x, e)))) {
+            drop |= (uint8_t)(1u << i);
+            if (!(e->mask & (uint8_t)~piece)) {
+                emptied |= (uint8_t)(1u << i);
+                continue;
+            }
+        } else if (ek == kind && e->owner == t) {
+            own_other |= (uint8_t)(1u << i);
+        }
+        stays |= e->owner != t || ek >= GLS_AW || e->mat;
+        n_keep++;
+        locked |= e->alock_id != 0;
+    }
+    uint64_t epoch = ts->epoch_pos;
+    struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, thr);
+    if (!stays && n_keep + 1 <= INL_CENTS && (n_keep + 1 <= 2 || (!locked && !al.id)))
+        return false;   /* (the entries may fold back inline: inl_of_entries' test) */
+    x.origin = access_origin_at(ts, thr, pc, write, size);
+    for (unsigned i = 0; own_other >> i; i++)
+        if ((own_other >> i & 1) &&
+            record_joins(&x, slot_entry(atomic_load_explicit(&w[i], memory_order_relaxed)), kind, al))
+            return false;   /* (the rule shares that entry: a field accessed after its neighbour) */
+    tstat(ts, GLS_ST_ACCESSES, 1);
+    settled_count(ts, &st);
+    if (mine && !mine->mat && atomic_load_explicit(&mine->pos, memory_order_relaxed) >= epoch &&
+        (!write || !drop)) {
+        mine->origin = x.origin;   /* kept (record_kept): nothing else changes */
+        alock_set(mine, al);
+        tstat(ts, GLS_ST_KEPT, 1);
+        return true;
+    }
+    struct gls_entry *e = mine;
+    unsigned take = GRAN_SLOTS;
+    for (unsigned i = 0; i < GRAN_SLOTS; i++) {
+        if (!(drop >> i & 1))
+            continue;
+        struct gls_entry *d = slot_entry(atomic_load_explicit(&w[i], memory_order_relaxed));
+        d->mask &= (uint8_t)~piece;
+        if (!(emptied >> i & 1))
+            continue;
+        if (!e) {
+            e = d;   /* re-used for t's entry (keeps its registration) */
+            take = i;
+            continue;
+        }
+        atomic_store_explicit(&w[i], 0, memory_order_relaxed);
+        entry_free(g, ts, d);
+    }
+    uint64_t cur = 0;
+    if (e) {
+        gls_mat_free(e->mat);
+        e->mat = NULL;
+        cur = atomic_load_explicit(&e->pos, memory_order_relaxed);
+    } else {
+        e = entry_new(g, ts, kind, base);
+    }
+    e->kind = (uint8_t)kind;
+    e->owner = t;
+    e->origin = x.origin;
+    e->mask = piece;
+    alock_set(e, al);
+    place_in_epoch(&x, e, cur);
+    if (take < GRAN_SLOTS)
+        atomic_store_explicit(&w[take], slot_of(e), memory_order_relaxed);   /* (its tag: kind and owner) */
+    else if (e != mine)
+        gran_insert(w, e);
+    tstat(ts, e == mine ? GLS_ST_MOVED : GLS_ST_RECORDED, 1);
     return true;
 }
 
@@ -3482,12 +3640,31 @@ static GOLDI_NOINLINE void piece_locked_packed(struct gls_engine *g, struct gls_
     gran_unlock(ts, w);
 }
 
+/* piece_locked's case of a granule of pool entries: entries_inplace if it
+ * can, else the general way, under one hold of the lock. */
+static GOLDI_NOINLINE void piece_locked_entries(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+                                                goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write,
+                                                uintptr_t pc) {
+    gran_lock(g, ts, w);
+    uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    if (!entries_inplace(g, ts, thr, w, base, byte_mask(addr, addr + size), write, pc, size)) {
+        struct goldi_event ev = plain_event(thr, write, addr, size, pc);
+        access_locked(g, ts, &ev, addr, size, w);
+    }
+    gran_unlock(ts, w);
+}
+
 /* pieces_locked for an access inside the granule at w (radix's and
  * hashtable's scatters: kept lean, no loop). */
 static GOLDI_NOINLINE void piece_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                         goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write, uintptr_t pc) {
-    if (pack_is(atomic_load_explicit(&w[0], memory_order_relaxed))) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (pack_is(w0)) {
         piece_locked_packed(g, ts, thr, w, addr, size, write, pc);   /* (a tail call: this frame stays lean) */
+        return;
+    }
+    if (w0 && !(w0 & (GRAN_INL | GRAN_OVF))) {
+        piece_locked_entries(g, ts, thr, w, addr, size, write, pc);
         return;
     }
     struct goldi_event ev = plain_event(thr, write, addr, size, pc);
