@@ -3023,10 +3023,15 @@ static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct gol
     bool stays = false;              /* an entry stays that no inline record of t holds */
     unsigned n_keep = 0;             /* entries that stay besides t's record of the bytes */
     bool locked = false;             /* one of them has an alock */
+    uintptr_t wv[GRAN_SLOTS];
+    unsigned live = 0;   /* slots in use (a granule's few entries: its loops visit only those) */
     for (unsigned i = 0; i < GRAN_SLOTS; i++) {
-        uintptr_t v = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
-        if (!v)
-            continue;
+        wv[i] = i ? atomic_load_explicit(&w[i], memory_order_relaxed) : w0;
+        live |= (unsigned)(wv[i] != 0) << i;
+    }
+    for (unsigned m = live; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        uintptr_t v = wv[i];
         struct gls_entry *e = slot_entry(v);
         enum gls_kind ek = (enum gls_kind)(v >> SLOT_PTR_BITS & 3);
         bool on = e->mask & piece;
@@ -3063,9 +3068,8 @@ static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct gol
     if (!stays && n_keep + 1 <= INL_CENTS && (n_keep + 1 <= 2 || (!locked && !al.id)))
         return false;   /* (the entries may fold back inline: inl_of_entries' test) */
     x.origin = access_origin_at(ts, thr, pc, write, size);
-    for (unsigned i = 0; own_other >> i; i++)
-        if ((own_other >> i & 1) &&
-            record_joins(&x, slot_entry(atomic_load_explicit(&w[i], memory_order_relaxed)), kind, al))
+    for (unsigned m = own_other; m; m &= m - 1)
+        if (record_joins(&x, slot_entry(wv[__builtin_ctz(m)]), kind, al))
             return false;   /* (the rule shares that entry: a field accessed after its neighbour) */
     tstat(ts, GLS_ST_ACCESSES, 1);
     settled_count(ts, &st);
@@ -3078,10 +3082,9 @@ static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct gol
     }
     struct gls_entry *e = mine;
     unsigned take = GRAN_SLOTS;
-    for (unsigned i = 0; i < GRAN_SLOTS; i++) {
-        if (!(drop >> i & 1))
-            continue;
-        struct gls_entry *d = slot_entry(atomic_load_explicit(&w[i], memory_order_relaxed));
+    for (unsigned m = drop; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        struct gls_entry *d = slot_entry(wv[i]);
         d->mask &= (uint8_t)~piece;
         if (!(emptied >> i & 1))
             continue;
