@@ -4956,6 +4956,27 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
         gc_sweep(g);
 }
 
+/* access_piece for a piece of an atomic operation (ev: ATOMIC_LOAD,
+ * _STORE, _RMW or _CASFAIL): atomic_record_settled first, without
+ * access_locked's set-up (a ring's index, a shared counter: lockfree's
+ * eight atomic operations a message), else access_locked. */
+GOLDI_INLINE void atomic_piece(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
+                               unsigned size) {
+    uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    goldi_shadow_word_t *w = goldi_shadow_word(g->env.plane, base);
+    if (!w)
+        return;
+    struct gls_access x = { .g = g, .thr = ev->thr, .ts = ts, .ev = ev, .t = ev->thr->tid, .base = base,
+                            .write = ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW,
+                            .atomic = true };
+    gran_lock(g, ts, w);
+    if (atomic_record_settled(&x, w, byte_mask(addr, addr + size)))
+        tstat(ts, GLS_ST_ACCESSES, 1);
+    else
+        access_locked(g, ts, ev, addr, size, w);
+    gran_unlock(ts, w);
+}
+
 /* The dispatcher's deliveries for an atomic operation (the read half's
  * ATOMIC_READ_SYNC, the access pieces, the event), made in one call when
  * this engine is the only sink: the thread's state found once, the steps
@@ -4970,7 +4991,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     /* (an aligned atomic is one granule; a 16-byte one two) */
     for (uintptr_t a = ev->addr, end = ev->addr + ev->size, gend; a < end; a = gend) {
         gend = goldi_granule_piece_end(a, end);
-        access_piece(g, ts, ev, a, (unsigned)(gend - a));
+        atomic_piece(g, ts, ev, a, (unsigned)(gend - a));
     }
     int n = goldi_event_hb_steps(ev, steps);
     for (int i = 0; i < n; i++)
