@@ -344,5 +344,11 @@ unsigned goldi_dispatch_n_sinks(void);
  * into 8-byte granules and each consumer's on_access runs under that granule's
  * lock (T10); hb steps and on_sync follow. Keeps thr->held[] up to date. */
 void goldi_dispatch(const struct goldi_event *ev);
+/* goldi_dispatch as a live program's events reach the engines: a plain
+ * READ/WRITE within two granules goes to the only sink's on_access_fast if
+ * it has one (the runtime calls it before any event is built:
+ * rt/abi/access.c), everything else to goldi_dispatch. For the trace
+ * front-ends, so that a replay checks the path the runtime takes. */
+void goldi_dispatch_as_live(const struct goldi_event *ev);
 
 #endif

@@ -1007,7 +1007,7 @@ static int replay_one(struct replay *rp, const struct rec *r) {
             other->state = TS_JOINED;
         return 0;
     }
-    goldi_dispatch(&ev);
+    goldi_dispatch_as_live(&ev);
     switch ((enum goldi_event_kind)ev.kind) {
     case GOLDI_EV_FORK:
         other->info.create_origin = other->thr->create_origin = goldi_event_origin(&ev);

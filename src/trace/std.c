@@ -223,7 +223,7 @@ static void thread_start(struct sthr *t, goldi_tid_t tid, goldi_tid_t parent) {
 }
 
 static void dispatch(struct imp *m, struct goldi_event *ev) {
-    goldi_dispatch(ev);
+    goldi_dispatch_as_live(ev);
     m->res->events++;
 }
 

@@ -6,7 +6,6 @@
 #include "../base/fmt.h"
 #include "../event/event.h"
 #include "../event/sync.h"
-#include "../shadow/shadow.h"
 
 #define TT_EINVAL 22           /* EINVAL (Linux value; no libc headers here) */
 #define TT_MAX_TOKENS 512      /* tokens per line */
@@ -463,17 +462,11 @@ static int push_event(struct ctx *c, const struct tok *label, uint8_t kind, gold
     return 0;
 }
 
-/* A plain access within two granules goes to the only sink's shortcut if
- * it has one, as a live program's does (rt/abi/access.c): a trace then
- * checks the path the runtime takes (the default engine's lock-free and
- * in-place updates), not only the general one. */
+/* As the runtime delivers it (goldi_dispatch_as_live): a trace then checks
+ * the path a live program takes, the default engine's lock-free and
+ * in-place updates included, not only the general one. */
 static void dispatch(struct ctx *c, struct goldi_event *ev) {
-    struct goldi_sink *fs = goldi_dispatch_fast_sink;
-    if (fs && (ev->kind == GOLDI_EV_READ || ev->kind == GOLDI_EV_WRITE) && !ev->flags && ev->size &&
-        (ev->addr & (GOLDI_GRANULE - 1)) + ev->size <= 2 * GOLDI_GRANULE)
-        fs->on_access_fast(fs->self, ev->thr, ev->addr, ev->size, ev->kind == GOLDI_EV_WRITE, ev->pc);
-    else
-        goldi_dispatch(ev);
+    goldi_dispatch_as_live(ev);
     if (c->res)
         c->res->n_dispatched++;
 }
