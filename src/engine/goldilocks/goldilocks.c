@@ -4914,7 +4914,7 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
     uint64_t tt = gls_tok(GLS_TK_THREAD, t);
     void **run = excl ? &s->tok->estate[g->env.index] : NULL;   /* (lock steps have a token) */
     switch ((enum goldi_hb_op)s->op) {
-    case GOLDI_HB_ACQ:              /* sink: o in LS => add t (not tested: locks are released often) */
+    case GOLDI_HB_ACQ:              /* sink: o in LS => add t (an exclusive lock's run: none) */
         if (excl && tok_run_fits(s->tok, t)) {
             if (*run == tok_run(s->tok, t)) {
                 tstat(ts, GLS_ST_ACQ_SKIPPED, 1);
