@@ -4875,9 +4875,9 @@ static uint64_t sync_tok(const struct goldi_token *tok) {
  * and in no set). Every adding cell marks it, a lock's release too (a lock
  * word can also be loaded atomically). Written before the cell is
  * appended, under the object's lock for an atomic location (the section
- * that orders its operations' cells); acquire/release for the rest. */
-/* The slot holds the id, or an exclusive lock's run (tok_run below: the id
- * shifted, and a thread), which counts as held too. */
+ * that orders its operations' cells); acquire/release for the rest. The
+ * slot may also hold an exclusive lock's run (tok_run below: the id
+ * shifted, and a thread), which counts as held; marking ends the run. */
 static bool tok_may_be_held(const struct gls_engine *g, const struct goldi_token *tok) {
     uintptr_t v = (uintptr_t)__atomic_load_n(&tok->estate[g->env.index], __ATOMIC_ACQUIRE);
     return v == (uintptr_t)tok->id || (tok->id < (UINT64_C(1) << 47) && v >> 16 == tok->id);
@@ -4912,23 +4912,23 @@ GOLDI_INLINE bool tok_run_fits(const struct goldi_token *tok, goldi_tid_t t) {
 GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_hb_step *s,
                           bool excl) {
     uint64_t tt = gls_tok(GLS_TK_THREAD, t);
-    void **run = excl ? &s->tok->estate[g->env.index] : NULL;   /* (lock steps have a token) */
+    void **slot = excl ? &s->tok->estate[g->env.index] : NULL;   /* (lock steps have a token) */
     switch ((enum goldi_hb_op)s->op) {
     case GOLDI_HB_ACQ:              /* sink: o in LS => add t (an exclusive lock's run: none) */
         if (excl && tok_run_fits(s->tok, t)) {
-            if (*run == tok_run(s->tok, t)) {
+            if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) == tok_run(s->tok, t)) {
                 tstat(ts, GLS_ST_ACQ_SKIPPED, 1);
                 break;
             }
             append(g, ts, t, sync_tok(s->tok), tt);
-            *run = tok_run(s->tok, t);
+            __atomic_store_n(slot, tok_run(s->tok, t), __ATOMIC_RELEASE);
             break;
         }
         append(g, ts, t, sync_tok(s->tok), tt);
         break;
     case GOLDI_HB_REL_STORE:        /* source: t in LS => add o */
     case GOLDI_HB_REL_JOIN:
-        if (!excl || *run != tok_run(s->tok, t))
+        if (!excl || __atomic_load_n(slot, __ATOMIC_ACQUIRE) != tok_run(s->tok, t))
             tok_mark_held(g, s->tok);   /* (t's own release keeps t's run) */
         append(g, ts, t, tt, sync_tok(s->tok));
         break;
