@@ -330,16 +330,18 @@ CASE(goldilocks_walk_across_many_cells) {
     struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX), *M = sync_new(GOLDI_SYNC_MUTEX);
     fork_(1, T0, T1); fork_(2, T0, T2); fork_(3, T0, T3);
     acq(4, T1, L); wr(5, T1, x); wr(6, T1, y); rel(7, T1, L);
-    for (int i = 0; i < 5000; i++) {
+    uint64_t skipped = stat_of("goldilocks.acquire_cells_skipped");
+    for (int i = 0; i < 5000; i++) {               /* T3 alone: its acquires after the first add no cell */
         acq(8, T3, M);
         rel(9, T3, M);
     }
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), skipped + 4999);
     uint64_t walks = stat_of("goldilocks.walks"), cells = stat_of("goldilocks.cells_walked");
     acq(10, T2, L); rel(11, T2, L);
     wr(12, T2, x);                                  /* ordered via L: found by a walk */
     EXPECT_EQ(gls_log.n, 0);
     EXPECT_EQ(stat_of("goldilocks.walks"), walks + 1);
-    EXPECT(stat_of("goldilocks.cells_walked") > cells + 10000);
+    EXPECT(stat_of("goldilocks.cells_walked") > cells + 5000);
     for (int i = 0; i < 5000; i++) {
         acq(13, T3, M);
         rel(14, T3, M);
@@ -653,6 +655,56 @@ CASE(goldilocks_read_moves_past_other_reads) {
     for (int i = before; i < gls_log.n; i++)
         if (gls_log.r[i].label == 43)
             EXPECT(gls_log.r[i].prev_tid == T2->tid && gls_log.r[i].prev_pc == (uintptr_t)0x1000 + 34);
+    end();
+}
+
+/* An exclusive lock taken again by its last holder appends no ACQ cell (it
+ * would change no set), yet every order it stands for stays: after
+ * another thread's release the next acquire appends again, and a wait's
+ * re-acquire of its mutex is an acquire like any other. rwlocks keep every
+ * cell. */
+CASE(goldilocks_reacquire_without_cell) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX), *CV = sync_new(GOLDI_SYNC_COND);
+    struct goldi_sync *R = sync_new(GOLDI_SYNC_RWLOCK);
+    char *x = var(8), *y = var(8), *z = var(8), *u = var(8);
+    fork_(1, T0, T1); fork_(2, T0, T2); fork_(3, T0, T3);
+    uint64_t sk0 = stat_of("goldilocks.acquire_cells_skipped"), c0 = stat_of("goldilocks.cells_appended");
+    wr(10, T2, x);
+    acq(11, T2, L); rel(12, T2, L);                /* 2 cells */
+    acq(13, T1, L); wr(14, T1, y); rel(15, T1, L);  /* 2 cells: the last release was T2's */
+    acq(16, T1, L); rd(17, T1, x); rel(18, T1, L);  /* 1 cell: ordered after T2's release all the same */
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk0 + 1);
+    EXPECT_EQ(stat_of("goldilocks.cells_appended"), c0 + 5);
+    EXPECT_EQ(gls_log.n, 0);
+    acq(19, T2, L); wr(20, T2, y); rel(21, T2, L);  /* T1's y, ordered by L: appended again */
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk0 + 1);
+    EXPECT_EQ(gls_log.n, 0);
+    /* a wait: T1 releases L in WAIT_ENTER, T2 takes L and writes z, T1's
+     * WAIT_EXIT re-acquires after T2's release: a cell, and no race */
+    acq(30, T1, L); wait_(31, GOLDI_EV_WAIT_ENTER, T1, CV, L);
+    acq(32, T2, L); wr(33, T2, z); rel(34, T2, L);
+    wait_(35, GOLDI_EV_WAIT_EXIT, T1, CV, L); rd(36, T1, z); rel(37, T1, L);
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk0 + 1);
+    EXPECT_EQ(gls_log.n, 0);
+    /* the skip orders nothing new: T3 never took L */
+    acq(40, T1, L); rel(41, T1, L);               /* skipped: T1 released last */
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk0 + 2);
+    wr(42, T3, u);
+    acq(43, T1, L); rd(44, T1, u); rel(45, T1, L);
+    EXPECT_EQ(races_at(&gls_log, 44), 1);
+    /* a lock word an atomic operation stored to (a user lock built on
+     * atomics: the runtime counts such stores in n_writes) keeps every cell */
+    struct goldi_sync *U = sync_new(GOLDI_SYNC_MUTEX);
+    atomic_fetch_add(&U->n_writes, 1);
+    uint64_t sk1 = stat_of("goldilocks.acquire_cells_skipped");
+    acq(46, T1, U); rel(47, T1, U); acq(48, T1, U); rel(49, T1, U);
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk1);
+    /* rwlock: every acquire appends */
+    acq(50, T1, R); rel(51, T1, R); acq(52, T1, R); rel(53, T1, R);   /* (write mode) */
+    rdlock(54, T1, R); rdunlock(55, T1, R); rdlock(56, T1, R); rdunlock(57, T1, R);
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk1);
     end();
 }
 
@@ -1297,6 +1349,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_half_records);
     RUN(goldilocks_read_subsumption);
     RUN(goldilocks_read_moves_past_other_reads);
+    RUN(goldilocks_reacquire_without_cell);
     RUN(goldilocks_many_partners_all_reported);
     RUN(goldilocks_epoch_moves_past_own_release);
     RUN(goldilocks_backward_walk);

@@ -36,6 +36,14 @@
 #define GLS_BUDGET_MIN (UINT64_C(1) << 17)
 #define GLS_BUDGET_MAX (UINT64_C(1) << 19)
 #define GLS_BUDGET_FACTOR 8
+/* A run closes chunks until their registries held this many refs (entries
+ * and granule runs), then stops short of half the budget: the rest waits
+ * for the next chunk. The GC's scratch (about 80 bytes a ref: the ref, its
+ * snapshot, its class) keeps the size of the largest run, and a program
+ * that places many records per cell (read-shared data re-read after every
+ * lock pair; fewer cells since a lock's last holder appends none) closed
+ * a million refs at once: 60-180 MB of scratch. */
+#define GLS_GC_REFS (UINT32_C(1) << 18)
 #define GLS_BATCH 64                  /* sets evaluated by one walk (mask bits) */
 
 /* --- stats ------------------------------------------------------------------ */
@@ -78,7 +86,8 @@
     X(FROZEN, "gc_classes_unwalked")                                  \
     X(GC_ANY_STOP, "gc_walks_stopped_any")                           \
     X(GC_GRANULES, "gc_granules_visited")                             \
-    X(GC_SNAPS, "gc_entries_snapshot")
+    X(GC_SNAPS, "gc_entries_snapshot")                               \
+    X(ACQ_SKIPPED, "acquire_cells_skipped")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -3927,6 +3936,16 @@ struct gls_gc_scratch {
     uint32_t n_parked;
 };
 
+/* Bytes of the GC's scratch arrays (stats): they keep the size of the
+ * largest run. */
+static uint64_t scratch_bytes(const struct gls_gc_scratch *sc) {
+    return (uint64_t)sc->cap_snap * sizeof *sc->snap + (uint64_t)sc->cap_uniq * sizeof *sc->uniq +
+           8 * ((uint64_t)sc->cap_toks + sc->cap_out + sc->cap_key + sc->cap_pv + sc->cap_pt + sc->cap_rows) +
+           4 * ((uint64_t)sc->cap_ht + sc->cap_ord + sc->cap_tmp + sc->cap_pi + sc->cap_oix + sc->cap_start +
+                sc->cap_cnt) +
+           (uint64_t)sc->cap_own * sizeof *sc->own + (uint64_t)sc->cap_refs * sizeof *sc->refs;
+}
+
 static bool tok_in(const uint64_t *tok, uint32_t n, uint64_t t) {
     for (uint32_t i = 0; i < n; i++)
         if (tok[i] == t)
@@ -4720,6 +4739,10 @@ static void gc_try(struct gls_engine *g) {
         }
         sc->n_refs = 0;
         for (uint64_t c = c0; c < c1; c++) {
+            if (sc->n_refs >= GLS_GC_REFS) {
+                c1 = c;   /* the rest at the next chunk's first append */
+                break;
+            }
             sc->n_refs += gls_list_close(l, gls_list_peek(l, c), &sc->refs, &sc->cap_refs, sc->n_refs);
         }
         if (c1 > c0) {
@@ -4874,25 +4897,61 @@ static uint64_t sync_tok(const struct goldi_token *tok) {
  * and in no set). Every adding cell marks it, a lock's release too (a lock
  * word can also be loaded atomically). Written before the cell is
  * appended, under the object's lock for an atomic location (the section
- * that orders its operations' cells); acquire/release for the rest. */
+ * that orders its operations' cells); acquire/release for the rest. The
+ * slot may also hold an exclusive lock's run (tok_run below: the id
+ * shifted, and a thread), which counts as held; marking ends the run. */
 static bool tok_may_be_held(const struct gls_engine *g, const struct goldi_token *tok) {
     uintptr_t v = (uintptr_t)__atomic_load_n(&tok->estate[g->env.index], __ATOMIC_ACQUIRE);
-    return v == (uintptr_t)tok->id;
+    return v == (uintptr_t)tok->id || (tok->id < (UINT64_C(1) << 47) && v >> 16 == tok->id);
 }
 static void tok_mark_held(const struct gls_engine *g, struct goldi_token *tok) {
-    if (!tok_may_be_held(g, tok))
-        __atomic_store_n(&tok->estate[g->env.index], (void *)(uintptr_t)tok->id, __ATOMIC_RELEASE);
+    if ((uintptr_t)__atomic_load_n(&tok->estate[g->env.index], __ATOMIC_ACQUIRE) != (uintptr_t)tok->id)
+        __atomic_store_n(&tok->estate[g->env.index], (void *)(uintptr_t)tok->id, __ATOMIC_RELEASE);   /* (ends a run) */
 }
 
-GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_hb_step *s) {
+/* An exclusive lock's token (a mutex's or spin lock's, also as a condvar
+ * wait's mutex, while no atomic operation ever stored to the lock's word:
+ * gls_on_event's `excl`): its cells are appended by one holder at a time,
+ * in the order of the holds. t's ACQ cell "L => t" changes no set when
+ * every cell adding L since t's previous ACQ cell was t's release: a set
+ * holding L got it before that cell (which added t) or from t's release
+ * (which needs t in the set). So, from t's ACQ cell until another adding
+ * cell, the token's slot holds run(t) and t's next acquire appends nothing:
+ * a lock taken again by its last holder (multiset's insert, lookup and
+ * delete of one key under one bucket lock; a producer's queue lock) costs
+ * one cell, not two, on the list every thread appends to. The sets are
+ * those of the full list at every point, so nothing else sees the
+ * difference. Another thread's release, and any other adding cell
+ * (tok_mark_held), ends the run. (Tokens that several threads hold or
+ * release at once, an rwlock's or a barrier's, keep every cell.) */
+GOLDI_INLINE void *tok_run(const struct goldi_token *tok, goldi_tid_t t) {
+    return (void *)(uintptr_t)(tok->id << 16 | (t + 1));
+}
+GOLDI_INLINE bool tok_run_fits(const struct goldi_token *tok, goldi_tid_t t) {
+    return tok->id < (UINT64_C(1) << 47) && t + 1 < (1u << 16);
+}
+
+GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_hb_step *s,
+                          bool excl) {
     uint64_t tt = gls_tok(GLS_TK_THREAD, t);
+    void **slot = excl ? &s->tok->estate[g->env.index] : NULL;   /* (lock steps have a token) */
     switch ((enum goldi_hb_op)s->op) {
-    case GOLDI_HB_ACQ:              /* sink: o in LS => add t (not tested: locks are released often) */
+    case GOLDI_HB_ACQ:              /* sink: o in LS => add t (an exclusive lock's run: none) */
+        if (excl && tok_run_fits(s->tok, t)) {
+            if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) == tok_run(s->tok, t)) {
+                tstat(ts, GLS_ST_ACQ_SKIPPED, 1);
+                break;
+            }
+            append(g, ts, t, sync_tok(s->tok), tt);
+            __atomic_store_n(slot, tok_run(s->tok, t), __ATOMIC_RELEASE);
+            break;
+        }
         append(g, ts, t, sync_tok(s->tok), tt);
         break;
     case GOLDI_HB_REL_STORE:        /* source: t in LS => add o */
     case GOLDI_HB_REL_JOIN:
-        tok_mark_held(g, s->tok);
+        if (!excl || __atomic_load_n(slot, __ATOMIC_ACQUIRE) != tok_run(s->tok, t))
+            tok_mark_held(g, s->tok);   /* (t's own release keeps t's run) */
         append(g, ts, t, tt, sync_tok(s->tok));
         break;
     case GOLDI_HB_FORK:             /* t in LS => add child */
@@ -4945,8 +5004,17 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
         thr_mark_live(g, ev->other->tid);
     struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
     int n = goldi_event_hb_steps(ev, steps);
+    /* The steps are an exclusive lock's (do_step's tok_run): a mutex or spin
+     * lock whose word no atomic operation stored to (n_writes counts such
+     * operations before their cells, and a successful one for good; a user
+     * lock built on atomics keeps every cell). */
+    const struct goldi_sync *lk = ev->kind == GOLDI_EV_LOCK_ACQ || ev->kind == GOLDI_EV_LOCK_REL ? ev->obj
+                                  : ev->kind == GOLDI_EV_WAIT_ENTER || ev->kind == GOLDI_EV_WAIT_EXIT ? ev->obj2
+                                                                                                     : NULL;
+    bool excl = lk && (lk->kind == GOLDI_SYNC_MUTEX || lk->kind == GOLDI_SYNC_SPIN) &&
+                !atomic_load_explicit(&lk->n_writes, memory_order_acquire);
     for (int i = 0; i < n; i++)
-        do_step(g, ts, thr->tid, &steps[i]);
+        do_step(g, ts, thr->tid, &steps[i], excl);
     if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
         reset_range(g, ts, ev->addr, ev->size);
     if (ev->kind == GOLDI_EV_EXIT)
@@ -4987,7 +5055,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     goldi_tid_t t = ev->thr->tid;
     struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
     if (ev->kind != GOLDI_EV_ATOMIC_STORE && goldi_atomic_read_step(ev, own_store, steps))
-        do_step(g, ts, t, &steps[0]);
+        do_step(g, ts, t, &steps[0], false);
     /* (an aligned atomic is one granule; a 16-byte one two) */
     for (uintptr_t a = ev->addr, end = ev->addr + ev->size, gend; a < end; a = gend) {
         gend = goldi_granule_piece_end(a, end);
@@ -4995,7 +5063,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     }
     int n = goldi_event_hb_steps(ev, steps);
     for (int i = 0; i < n; i++)
-        do_step(g, ts, t, &steps[i]);
+        do_step(g, ts, t, &steps[i], false);
     if (GOLDI_UNLIKELY(atomic_load_explicit(&g->sweep_wanted, memory_order_relaxed)))
         gc_sweep(g);
 }
@@ -5117,6 +5185,9 @@ static void gls_stats(void *self, void (*emit)(void *ctx, const char *name, uint
     emit(ctx, "goldilocks.cell_bytes_live", atomic_load(&l->bytes_live));
     emit(ctx, "goldilocks.cell_bytes_peak", atomic_load(&l->bytes_peak));
     emit(ctx, "goldilocks.registry_bytes_live", atomic_load(&l->reg_bytes));
+    goldi_spin_lock(&g->gc_lock);
+    emit(ctx, "goldilocks.gc_scratch_bytes", scratch_bytes(g->gc_scratch));
+    goldi_spin_unlock(&g->gc_lock);
     emit(ctx, "goldilocks.threads_live", atomic_load(&g->n_live));
     emit(ctx, "goldilocks.pool_entries", atomic_load(&g->pool_entries));
     emit(ctx, "goldilocks.gc_budget", atomic_load(&g->budget));
