@@ -7,10 +7,13 @@
 // that shard: each child starts eight threads (every shard of the registry)
 // that do the same work. No deadlock (alarm in the child, watchdog in the
 // parent), no race. The busy threads rest while a child runs and have swept
-// again before the next fork. (With them spinning beside the child's eight
-// threads on two cores, a child took 0.9 s under engine=vc, whose records
-// fill about 70 MB for this area, each page a fault in the child; 100
-// children outlived the 60 s limit. Resting, 0.3 s: 40 children.)
+// again before the next fork. Goldilocks only: the update list and its
+// registry are that engine's (vc's fork safety: fork_threads, fork_granules).
+// Under vc a child took 0.9 s with the busy threads spinning beside its eight
+// on two cores, 0.3 s with them resting (vc's records for this area fill
+// about 70 MB, each page a fault in the child): 40 children took 60 s in a
+// full CTest run, the limit.
+// STRESS-ENGINES: goldilocks
 // STRESS-CHECK: fork_registry: 40 children ok
 #include "stress.h"
 #include <pthread.h>
