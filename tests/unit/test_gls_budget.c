@@ -51,9 +51,47 @@ CASE(goldilocks_gc_budget_follows_moved_records) {
     end();
 }
 
+/* A GC run stops closing chunks once their registries held GLS_GC_REFS
+ * refs: eight chunks of 64 Ki scattered granules each (512 Ki refs, one
+ * run's worth of chunks) are collected over two runs, and the scratch the
+ * GC keeps is sized for half of them. The records keep their histories.
+ * (Run after the budget's case: it leaves the budget at its top.) */
+CASE(goldilocks_gc_run_capped_by_refs) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    enum { CHUNKS = 8, PER = 1 << 16, STRIDE = 16 };   /* (every other granule: a ref each) */
+    char *a = var((size_t)CHUNKS * PER * STRIDE);
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
+    fork_(1, T0, T1); fork_(2, T0, T2);
+    for (int c = 0; c < CHUNKS; c++) {
+        for (int i = 0; i < PER; i++)
+            wr(3, T1, a + ((size_t)c * PER + i) * STRIDE);
+        for (unsigned i = 0; i < GLS_CHUNK / 4; i++) {   /* a chunk of cells */
+            acq(4, T1, L); rel(5, T1, L);
+            acq(6, T2, L); rel(7, T2, L);
+        }
+    }
+    uint64_t gc0 = stat_of("goldilocks.gc_runs");
+    for (unsigned i = 0; i < 300 * GLS_CHUNK / 4; i++) { /* past the budget (at most 2^19 cells): collected */
+        acq(8, T1, L); rel(9, T1, L);
+        acq(10, T2, L); rel(11, T2, L);
+    }
+    EXPECT(stat_of("goldilocks.gc_runs") >= gc0 + 2);
+    uint64_t scratch = stat_of("goldilocks.gc_scratch_bytes");
+    if (eh_verbose)
+        fprintf(stderr, "gc_scratch_bytes %llu\n", (unsigned long long)scratch);
+    EXPECT(scratch < UINT64_C(80) << 20);   /* 52 MiB; 104 MiB without the cap (one run) */
+    acq(12, T2, L); rd(13, T2, a); rd(13, T2, a + ((size_t)CHUNKS * PER - 1) * STRIDE); rel(14, T2, L);
+    EXPECT_EQ(gls_log.n, 0);
+    wr(15, T0, a + (size_t)PER * STRIDE);             /* T0 never synchronised: races with T1's write */
+    EXPECT_EQ(first_label(&gls_log), 15);
+    end();
+}
+
 int main(int argc, char **argv) {
     eh_verbose = argc > 1;
     gls_sink = eh_start(&goldi_engine_goldilocks, &gls_log);
     RUN(goldilocks_gc_budget_follows_moved_records);
+    RUN(goldilocks_gc_run_capped_by_refs);
     return harness_summary();
 }

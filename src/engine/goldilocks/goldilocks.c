@@ -37,12 +37,13 @@
 #define GLS_BUDGET_MAX (UINT64_C(1) << 19)
 #define GLS_BUDGET_FACTOR 8
 /* A run closes chunks until their registries held this many refs (entries
- * and granule runs), then stops short of half the budget: the rest waits
- * for the next chunk. The GC's scratch (about 80 bytes a ref: the ref, its
- * snapshot, its class) keeps the size of the largest run, and a program
- * that places many records per cell (read-shared data re-read after every
- * lock pair; fewer cells since a lock's last holder appends none) closed
- * a million refs at once: 60-180 MB of scratch. */
+ * and granule runs), then stops short of half the budget (at least one
+ * chunk a run): the rest waits for the next chunk. The GC's scratch (about
+ * 80 bytes a ref: the ref, its snapshot, its class) keeps the size of the
+ * largest run, and a program that places many records per cell (read-shared
+ * data re-read after every lock pair; fewer cells since a lock's last
+ * holder appends none) closed about a million refs at once: 63-126 MB of
+ * scratch in stress/inline_churn, 11-23 MB with the cap (round 31). */
 #define GLS_GC_REFS (UINT32_C(1) << 18)
 #define GLS_BATCH 64                  /* sets evaluated by one walk (mask bits) */
 
