@@ -154,6 +154,11 @@ static void put_stack(struct sbuf *b, const uintptr_t *frames, uint32_t n) {
         sym(frames[i], true, &f);
         if (!is_runtime_frame(&f))
             put_frame(b, shown++, &f);
+        /* Below main is the C library's start-up code, the same in every
+         * report; not looking it up also spares loading libc's debug info
+         * (60 ms of decompression with libc6-dbg installed). */
+        if (f.function && goldi_strcmp(f.function, "main") == 0)
+            break;
     }
     if (!shown)
         sb_printf(b, "    [stack unavailable]\n");
