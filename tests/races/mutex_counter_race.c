@@ -3,6 +3,9 @@
 // CHECK: SUMMARY: Goldilocks: data race
 // CHECK: global 'counter'
 // CHECK: in careless
+// Thread creation stacks end at main (the C library's start-up code below it is left out).
+// CHECK: created by main thread at:
+// ABSENT: __libc_start
 #include <pthread.h>
 #include <stdio.h>
 #include "invisible_barrier.h"

@@ -8,6 +8,7 @@
 # runs then reuse that binary instead of compiling again.
 #   // VERDICT: race | norace     (required)
 #   // CHECK: <substring>          (race only: must appear in stderr; repeatable)
+#   // ABSENT: <substring>         (must not appear in stderr; repeatable)
 #   // ENGINES: goldilocks vc      (optional; other engines are skipped, exit 77)
 #   // ARGS: ...                   (optional program arguments)
 # race:   exit status 66, stderr has "WARNING: Goldilocks: data race" and every CHECK.
@@ -23,7 +24,7 @@ goldi="$build/bin/goldi"
 
 # The header, read with bash builtins only: a corpus run forks little besides
 # the program (process creation dominates these tests on small VMs).
-verdict= engines= args= checks=()
+verdict= engines= args= checks=() absents=()
 mapfile -t lines < "$src"
 for line in "${lines[@]}"; do
   case $line in
@@ -37,6 +38,7 @@ for line in "${lines[@]}"; do
     "// ENGINES:"*) [ -n "$engines" ] || { v=${line#// ENGINES:}; engines=${v#"${v%%[! ]*}"}; } ;;
     "// ARGS:"*) [ -n "$args" ] || { v=${line#// ARGS:}; args=${v#"${v%%[! ]*}"}; } ;;
     "// CHECK:"*) v=${line#// CHECK:}; checks+=("${v#"${v%%[! ]*}"}") ;;
+    "// ABSENT:"*) v=${line#// ABSENT:}; absents+=("${v#"${v%%[! ]*}"}") ;;
   esac
 done
 case $verdict in
@@ -125,5 +127,9 @@ else
   [[ $err_text == *"WARNING: Goldilocks"* ]] && fail "unexpected Goldilocks warning in a race-free program"
   [ $status -eq 0 ] || fail "expected exit status 0"
 fi
+for chk in "${absents[@]}"; do
+  [ -n "$chk" ] || continue
+  [[ $err_text == *"$chk"* ]] && fail "ABSENT '$chk' found in stderr"
+done
 echo "PASS: ${src##*/} [$compiler/$engine] verdict $verdict"
 exit 0
