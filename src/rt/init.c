@@ -93,6 +93,10 @@ static void print_stats(void) {
                    (unsigned long long)goldi_rt_filter_windows(true, false));
     goldi_fdprintf(report_fd, "goldi: stats: runtime gfilter_skips %llu\n",
                    (unsigned long long)goldi_rt_filter_windows(true, true));
+    goldi_fdprintf(report_fd, "goldi: stats: runtime mutex_spins_taken %llu\n",
+                   (unsigned long long)goldi_rt_mutex_spins(false));
+    goldi_fdprintf(report_fd, "goldi: stats: runtime mutex_spins_slept %llu\n",
+                   (unsigned long long)goldi_rt_mutex_spins(true));
     for (unsigned i = 0; i < n_engines; i++)
         if (engine_ops[i]->stats)
             engine_ops[i]->stats(engine_sinks[i]->self, print_stat, (void *)engine_ops[i]->name);

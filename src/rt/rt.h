@@ -111,6 +111,9 @@ struct goldi_rt_thread {
 /* Filter windows (access.c) ended so far: consulted, or skipped; the
  * granule filter's with granule set. */
 uint64_t goldi_rt_filter_windows(bool granule, bool skipped);
+/* Contended mutex acquisitions that spun (rt/intercept/contention.c): taken
+ * while spinning (slept false), or asleep after the spin. */
+uint64_t goldi_rt_mutex_spins(bool slept);
 
 /* Both filters on (option filter=1) or off, each starting a window. */
 GOLDI_INLINE void goldi_rt_filters_start(struct goldi_rt_thread *t, bool on) {

@@ -68,6 +68,15 @@ void goldi_icpt_mutex_acquired(struct goldi_rt_thread *t, void *m, enum goldi_sy
  * and the real unlock is going to fail with EPERM (error-checking, recursive
  * or robust mutex). */
 void goldi_icpt_mutex_releasing(struct goldi_rt_thread *t, void *m, enum goldi_sync_kind kind, uintptr_t pc);
+/* Runnable threads (contention.c): +1 when a thread starts or leaves an
+ * intercepted blocking call, -1 when it ends or enters one. */
+void goldi_icpt_runnable_add(int delta);
+/* True when a thread that finds a mutex taken should spin before it sleeps:
+ * more than one CPU, and no more runnable threads than CPUs. */
+bool goldi_icpt_spin_pays(void);
+/* Counts a spin that took the mutex (slept false) or ended asleep. */
+void goldi_icpt_spin_count(bool slept);
+
 /* True if the real unlock of mutex m by a non-owner fails (EPERM) instead of
  * unlocking: recursive, error-checking and robust mutexes (glibc __kind). */
 bool goldi_icpt_mutex_checks_owner(const void *m);

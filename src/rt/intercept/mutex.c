@@ -4,6 +4,7 @@
  * outermost level. */
 #define _GNU_SOURCE
 #include "intercept.h"
+#include "../options.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -84,10 +85,44 @@ GOLDI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m) {
 /* EOWNERDEAD: a robust mutex whose owner died is acquired all the same. */
 #define ACQUIRED(r) ((r) == 0 || (r) == EOWNERDEAD)
 
+/* The real lock of m for thread t (NULL: the runtime's own call, passed
+ * through), with a short spin first when that pays (contention.c): up to
+ * mutex_spin trylocks, 16 pauses apart. A free mutex is taken by the first
+ * trylock, whose outcome is the lock's: it acquires where the lock returns
+ * at once, also with EOWNERDEAD; a mutex the caller holds gives EBUSY (a
+ * recursive one is taken again), and the real lock then answers as it would
+ * have (EDEADLK, or the deadlock of a plain mutex). When spinning does not
+ * pay, a taken mutex goes straight to the real lock, as without the
+ * detector but for the one trylock; a thread that sleeps after a spin is
+ * not runnable meanwhile (counting every sleeper cost sharedspot the shared
+ * counter's line on every contended lock). */
+static int lock_spinning(struct goldi_rt_thread *t, pthread_mutex_t *m) {
+    long tries = goldi_opts.mutex_spin;
+    if (!t || tries <= 0)
+        return GOLDI_REAL(pthread_mutex_lock)(m);
+    int r = GOLDI_REAL(pthread_mutex_trylock)(m);
+    if (r != EBUSY)
+        return r;
+    if (!goldi_icpt_spin_pays())
+        return GOLDI_REAL(pthread_mutex_lock)(m);
+    for (long i = 1; r == EBUSY && i < tries; i++) {
+        for (int k = 0; k < 16; k++)
+            __builtin_ia32_pause();
+        r = GOLDI_REAL(pthread_mutex_trylock)(m);
+    }
+    goldi_icpt_spin_count(r == EBUSY);
+    if (r != EBUSY)
+        return r;
+    goldi_icpt_runnable_add(-1);
+    r = GOLDI_REAL(pthread_mutex_lock)(m);
+    goldi_icpt_runnable_add(1);
+    return r;
+}
+
 GOLDI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m) {
     uintptr_t pc = GOLDI_CALLER_PC();
     struct goldi_rt_thread *t = goldi_icpt_thread();
-    int r = GOLDI_REAL(pthread_mutex_lock)(m);
+    int r = lock_spinning(t, m);
     if (t && ACQUIRED(r))
         goldi_icpt_mutex_acquired(t, m, GOLDI_SYNC_MUTEX, pc);
     return r;
@@ -165,7 +200,7 @@ GOLDI_EXPORT void mtx_destroy(mtx_t *mtx) {
 GOLDI_EXPORT int mtx_lock(mtx_t *mtx) {
     uintptr_t pc = GOLDI_CALLER_PC();
     struct goldi_rt_thread *t = goldi_icpt_thread();
-    int r = GOLDI_REAL(pthread_mutex_lock)((pthread_mutex_t *)mtx);
+    int r = lock_spinning(t, (pthread_mutex_t *)mtx);
     if (t && r == 0)
         goldi_icpt_mutex_acquired(t, mtx, GOLDI_SYNC_MUTEX, pc);
     return thrd_result(r);

@@ -52,6 +52,7 @@ static void thread_finish(void) {
     if (exit_done)
         return;
     exit_done = true;
+    goldi_icpt_runnable_add(-1);
     if (goldi_cur)
         goldi_rt_thread_exit();
 }
@@ -84,6 +85,7 @@ static void *goldi_thread_trampoline(void *p) {
     struct start st = *(struct start *)p;
     goldi_free(p);
     goldi_rt_thread_start(st.t);
+    goldi_icpt_runnable_add(1);
     bool armed = exit_key_ready() && pthread_setspecific(exit_key, st.t) == 0;
     void *ret = st.c11_fn ? (void *)(intptr_t)st.c11_fn(st.arg) : st.fn(st.arg);
     if (!armed)
@@ -166,7 +168,9 @@ static void joined(struct goldi_rt_thread *child, uintptr_t pc) {
         uintptr_t pc = GOLDI_CALLER_PC();                                            \
         struct goldi_rt_thread *t = goldi_icpt_thread();                             \
         struct goldi_rt_thread *child = t ? lookup(th) : NULL;                       \
+        goldi_icpt_runnable_add(-1);                                                 \
         int r = GOLDI_REAL(name) ARGS;                                               \
+        goldi_icpt_runnable_add(1);                                                  \
         if (t && r == 0)                                                             \
             joined(child, pc);                                                       \
         return r;                                                                    \
@@ -200,7 +204,9 @@ GOLDI_EXPORT int pthread_join(pthread_t th, void **ret) {
                 !goldi_icpt_user_handlers();
     if (park)
         atomic_store(&t->thr.joining, child->thr.tid + 1);
+    goldi_icpt_runnable_add(-1);
     int r = GOLDI_REAL(pthread_join)(th, ret);
+    goldi_icpt_runnable_add(1);
     if (t && r == 0)
         joined(child, pc);
     if (park)
@@ -257,7 +263,9 @@ GOLDI_EXPORT int thrd_join(thrd_t thr, int *res) {
     struct goldi_rt_thread *t = goldi_icpt_thread();
     struct goldi_rt_thread *child = t ? lookup(thr) : NULL;
     void *ret = NULL;
+    goldi_icpt_runnable_add(-1);
     int r = GOLDI_REAL(pthread_join)(thr, &ret);
+    goldi_icpt_runnable_add(1);
     if (r != 0)
         return thrd_error;
     if (t)
