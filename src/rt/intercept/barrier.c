@@ -61,9 +61,7 @@ GOLDI_EXPORT int pthread_barrier_wait(pthread_barrier_t *b) {
     if (count == 0)   /* initialised while we were not looking: count unknown */
         return GOLDI_REAL(pthread_barrier_wait)(b);
     goldi_icpt_emit_sync(GOLDI_EV_BAR_ARRIVE, s, NULL, GOLDI_LOCK_EXCL, gen, pc);
-    goldi_icpt_runnable_add(-1);
-    int r = GOLDI_REAL(pthread_barrier_wait)(b);
-    goldi_icpt_runnable_add(1);
+    int r = GOLDI_ICPT_BLOCKING(GOLDI_REAL(pthread_barrier_wait)(b));
     goldi_icpt_emit_sync(GOLDI_EV_BAR_DEPART, s, NULL, GOLDI_LOCK_EXCL, gen, pc);
     return r;
 }

@@ -73,9 +73,7 @@ static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uintptr_t pc) {
     struct goldi_rt_thread *t = goldi_icpt_thread();
     struct wait_ctx w;
     wait_enter(t, c, m, pc, &w);
-    goldi_icpt_runnable_add(-1);
-    int r = GOLDI_REALV(pthread_cond_wait, COND_VERSION)(c, m);
-    goldi_icpt_runnable_add(1);
+    int r = GOLDI_ICPT_BLOCKING(GOLDI_REALV(pthread_cond_wait, COND_VERSION)(c, m));
     wait_exit(t, pc, &w);
     return r;
 }
@@ -84,9 +82,7 @@ static int cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct ti
     struct goldi_rt_thread *t = goldi_icpt_thread();
     struct wait_ctx w;
     wait_enter(t, c, m, pc, &w);
-    goldi_icpt_runnable_add(-1);
-    int r = GOLDI_REALV(pthread_cond_timedwait, COND_VERSION)(c, m, ts);
-    goldi_icpt_runnable_add(1);
+    int r = GOLDI_ICPT_BLOCKING(GOLDI_REALV(pthread_cond_timedwait, COND_VERSION)(c, m, ts));
     wait_exit(t, pc, &w);
     return r;
 }
@@ -124,9 +120,7 @@ GOLDI_EXPORT int pthread_cond_clockwait(pthread_cond_t *restrict c, pthread_mute
     struct goldi_rt_thread *t = goldi_icpt_thread();
     struct wait_ctx w;
     wait_enter(t, c, m, pc, &w);
-    goldi_icpt_runnable_add(-1);
-    int r = GOLDI_REAL(pthread_cond_clockwait)(c, m, clk, ts);
-    goldi_icpt_runnable_add(1);
+    int r = GOLDI_ICPT_BLOCKING(GOLDI_REAL(pthread_cond_clockwait)(c, m, clk, ts));
     wait_exit(t, pc, &w);
     return r;
 }

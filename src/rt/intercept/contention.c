@@ -42,6 +42,11 @@ void goldi_icpt_runnable_add(int delta) {
     atomic_fetch_add_explicit(&runnable, delta, memory_order_relaxed);
 }
 
+int goldi_icpt_runnable_back(int r) {
+    goldi_icpt_runnable_add(1);
+    return r;
+}
+
 static int cpus_allowed(void) {
     int n = atomic_load_explicit(&cpus, memory_order_relaxed);
     if (GOLDI_LIKELY(n))

@@ -71,6 +71,11 @@ void goldi_icpt_mutex_releasing(struct goldi_rt_thread *t, void *m, enum goldi_s
 /* Runnable threads (contention.c): +1 when a thread starts or leaves an
  * intercepted blocking call, -1 when it ends or enters one. */
 void goldi_icpt_runnable_add(int delta);
+/* +1, and returns r: the back half of GOLDI_ICPT_BLOCKING. */
+int goldi_icpt_runnable_back(int r);
+/* The int result of a blocking call, the thread not counted runnable while
+ * it is in the call (the comma orders the -1 before the call). */
+#define GOLDI_ICPT_BLOCKING(call) (goldi_icpt_runnable_add(-1), goldi_icpt_runnable_back(call))
 /* True when a thread that finds a mutex taken should spin before it sleeps:
  * more than one CPU, and no more runnable threads than CPUs. */
 bool goldi_icpt_spin_pays(void);

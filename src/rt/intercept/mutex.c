@@ -113,9 +113,7 @@ static int lock_spinning(struct goldi_rt_thread *t, pthread_mutex_t *m) {
     goldi_icpt_spin_count(r == EBUSY);
     if (r != EBUSY)
         return r;
-    goldi_icpt_runnable_add(-1);
-    r = GOLDI_REAL(pthread_mutex_lock)(m);
-    goldi_icpt_runnable_add(1);
+    r = GOLDI_ICPT_BLOCKING(GOLDI_REAL(pthread_mutex_lock)(m));
     return r;
 }
 

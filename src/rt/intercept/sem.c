@@ -49,10 +49,7 @@ static int waited(struct goldi_rt_thread *t, sem_t *s, int r, uintptr_t pc) {
 GOLDI_EXPORT int sem_wait(sem_t *s) {
     uintptr_t pc = GOLDI_CALLER_PC();
     struct goldi_rt_thread *t = goldi_icpt_thread();
-    goldi_icpt_runnable_add(-1);
-    int r = GOLDI_REAL(sem_wait)(s);
-    goldi_icpt_runnable_add(1);
-    return waited(t, s, r, pc);
+    return waited(t, s, GOLDI_ICPT_BLOCKING(GOLDI_REAL(sem_wait)(s)), pc);
 }
 
 GOLDI_EXPORT int sem_trywait(sem_t *s) {
@@ -64,17 +61,11 @@ GOLDI_EXPORT int sem_trywait(sem_t *s) {
 GOLDI_EXPORT int sem_timedwait(sem_t *restrict s, const struct timespec *restrict ts) {
     uintptr_t pc = GOLDI_CALLER_PC();
     struct goldi_rt_thread *t = goldi_icpt_thread();
-    goldi_icpt_runnable_add(-1);
-    int r = GOLDI_REAL(sem_timedwait)(s, ts);
-    goldi_icpt_runnable_add(1);
-    return waited(t, s, r, pc);
+    return waited(t, s, GOLDI_ICPT_BLOCKING(GOLDI_REAL(sem_timedwait)(s, ts)), pc);
 }
 
 GOLDI_EXPORT int sem_clockwait(sem_t *restrict s, clockid_t clk, const struct timespec *restrict ts) {
     uintptr_t pc = GOLDI_CALLER_PC();
     struct goldi_rt_thread *t = goldi_icpt_thread();
-    goldi_icpt_runnable_add(-1);
-    int r = GOLDI_REAL(sem_clockwait)(s, clk, ts);
-    goldi_icpt_runnable_add(1);
-    return waited(t, s, r, pc);
+    return waited(t, s, GOLDI_ICPT_BLOCKING(GOLDI_REAL(sem_clockwait)(s, clk, ts)), pc);
 }

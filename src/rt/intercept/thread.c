@@ -168,9 +168,7 @@ static void joined(struct goldi_rt_thread *child, uintptr_t pc) {
         uintptr_t pc = GOLDI_CALLER_PC();                                            \
         struct goldi_rt_thread *t = goldi_icpt_thread();                             \
         struct goldi_rt_thread *child = t ? lookup(th) : NULL;                       \
-        goldi_icpt_runnable_add(-1);                                                 \
-        int r = GOLDI_REAL(name) ARGS;                                               \
-        goldi_icpt_runnable_add(1);                                                  \
+        int r = GOLDI_ICPT_BLOCKING(GOLDI_REAL(name) ARGS);                          \
         if (t && r == 0)                                                             \
             joined(child, pc);                                                       \
         return r;                                                                    \
@@ -204,9 +202,7 @@ GOLDI_EXPORT int pthread_join(pthread_t th, void **ret) {
                 !goldi_icpt_user_handlers();
     if (park)
         atomic_store(&t->thr.joining, child->thr.tid + 1);
-    goldi_icpt_runnable_add(-1);
-    int r = GOLDI_REAL(pthread_join)(th, ret);
-    goldi_icpt_runnable_add(1);
+    int r = GOLDI_ICPT_BLOCKING(GOLDI_REAL(pthread_join)(th, ret));
     if (t && r == 0)
         joined(child, pc);
     if (park)
@@ -263,9 +259,7 @@ GOLDI_EXPORT int thrd_join(thrd_t thr, int *res) {
     struct goldi_rt_thread *t = goldi_icpt_thread();
     struct goldi_rt_thread *child = t ? lookup(thr) : NULL;
     void *ret = NULL;
-    goldi_icpt_runnable_add(-1);
-    int r = GOLDI_REAL(pthread_join)(thr, &ret);
-    goldi_icpt_runnable_add(1);
+    int r = GOLDI_ICPT_BLOCKING(GOLDI_REAL(pthread_join)(thr, &ret));
     if (r != 0)
         return thrd_error;
     if (t)
