@@ -60,6 +60,16 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
+def paired_ratios(rows, phase, w, tool, anchor, div, thr):
+    """tool's wall time / anchor's in each repetition where both finished."""
+    def walls(t):
+        return {r["rep"]: fnum(r["wall_s"]) for r in rows
+                if (r["phase"], r["workload"], r["tool"]) == (phase, w, t) and int(r["div"]) == div and
+                int(r["threads"]) == thr and r["check"] == "ok" and fnum(r["wall_s"])}
+    a, b = walls(tool), walls(anchor)
+    return [a[k] / b[k] for k in sorted(a) if k in b]
+
+
 def read_meta(path):
     meta = {}
     if os.path.exists(path):
@@ -331,6 +341,55 @@ def main():
         md.append(md_table(header, body))
         md.append("")
 
+    # goldi against its compiler's TSan, paired by repetition. Runs are
+    # rep-major and a workload's tools run back to back, so the two runs of a
+    # pair are seconds apart while the reps are minutes apart: on a VM whose
+    # speed drifts (session 32: hashtable's native runs took 0.32, 0.74 and
+    # 0.81 s), a ratio of two medians drawn from different reps (a goldi cell
+    # cut to 2 runs by the budget against TSan's 3) is off by the drift, a
+    # median of paired ratios is not.
+    anchors = [(t, "tsan-" + t.split("-")[1]) for t in others
+               if t.startswith("goldi-") and "tsan-" + t.split("-")[1] in others]
+    ratio_gm = {}
+    if anchors:
+        md.append("## goldi / TSan, paired by repetition\n")
+        md.append("Cell = median over the repetitions where both ran of (goldi's wall time / the same compiler's "
+                  "TSan's wall time in that repetition), with the pairs' min–max and their number. "
+                  "Below 1: goldi is faster. RSS = goldi's peak RSS / TSan's. *drift* = native's runs at this "
+                  "size spread by more than 1.25× (the machine's speed changed between repetitions: the paired "
+                  "ratio still holds, the slowdown table's cells do not).\n")
+        header = ["workload"] + sum([[tool_name(t) + " / TSan", "RSS"] for t, _ in anchors], [])
+        body, per = [], defaultdict(list)
+        rss_le = defaultdict(int)
+        for w in wls:
+            r = [w]
+            for t, an in anchors:
+                pr = paired_ratios(rows, "main", w, t, an, div_of[t], thr)
+                g, ga = g_main(w, t), g_main(w, an)
+                m = median(pr)
+                per[t].append(m)
+                r.append("%.2f (%.2f–%.2f, %d)" % (m, min(pr), max(pr), len(pr)) if pr else "–")
+                if g and ga and g["check"] == ga["check"] == "ok" and g["maxrss"] and ga["maxrss"]:
+                    q = g["maxrss"] / ga["maxrss"]
+                    rss_le[t] += q <= 1
+                    r.append("%.2f" % q)
+                else:
+                    r.append("–")
+            nat = [fnum(x["wall_s"]) for x in rows if x["phase"] == "main" and x["workload"] == w and
+                   x["tool"] == "native" and int(x["div"]) == div_of[anchors[0][0]] and x["check"] == "ok"]
+            if len(nat) > 1 and max(nat) > 1.25 * min(nat):
+                r[0] += " *drift*"
+            body.append(r)
+        gm = ["**geomean**"]
+        for t, _ in anchors:
+            vals = [v for v in per[t] if v]
+            ratio_gm[t] = geomean(vals)
+            gm += ["**%s**%s" % (fmt(ratio_gm[t], ".2f"), "" if len(vals) == len(wls) else " (%d/%d)" % (len(vals), len(wls))),
+                   "%d/%d ≤ 1" % (rss_le[t], len(wls))]
+        body.append(gm)
+        md.append(md_table(header, body))
+        md.append("")
+
     abs_table("Median wall time (s)", lambda g: fmt(g["wall"], ".3f") + (" [n=%d]" % g["size"]),
               "Absolute times at the size each tool ran (`[n=...]` = the `-n` given).")
     abs_table("Median CPU time, user+sys (s)", lambda g: fmt(g["cpu"], ".3f"),
@@ -382,8 +441,9 @@ def main():
         md.append("")
 
     md.append("## Geometric-mean slowdown (wall)\n")
-    md.append(md_table(["tool", "geomean slowdown"], [[tool_name(t), fmt(gm_wall[t], ".2f") + "×" if gm_wall[t] else "–"]
-                                                      for t in others]))
+    md.append(md_table(["tool", "geomean slowdown", "geomean of paired ratios to its compiler's TSan"],
+                       [[tool_name(t), fmt(gm_wall[t], ".2f") + "×" if gm_wall[t] else "–",
+                         fmt(ratio_gm.get(t), ".2f") if ratio_gm.get(t) else ""] for t in others]))
     md.append("")
     md.append("![slowdown per workload and tool](results/slowdown.png)\n")
 

@@ -222,8 +222,58 @@ set_caps() { # fraction of the remaining budget this phase may use
         CAP_MS=$(awk -v b="$BUDGET_S" -v e="$(elapsed)" -v f="$1" -v n=$n \
             'BEGIN { a = (b - e) * f - 0.05 * b; if (a < n) a = n; printf "%d", a * 1000 / n }')
     fi
-    for t in $tools; do USED_MS[$t]=0; done
+    for t in $tools; do USED_MS[$t]=0; TOOL_CAP_MS[$t]=$CAP_MS; done
     log "per-tool cap for this phase: $((CAP_MS / 1000)) s"
+}
+
+# After repetition $1 of $RUNS: the phase's time that tools under their
+# share will not need goes to the tools that would run out. Each tool's need
+# is its time per repetition so far times the repetitions left (and a
+# quarter for the runs' spread); what is left
+# of the phase's pool is water-filled over the needs, class by class (the
+# TSan anchors and the default engine first, then Valgrind's tools, then
+# goldi's other engines), the smallest need first within a class, so a fast
+# tool keeps all it needs. Without it the goldi columns lost their last
+# repetition while TSan's and Valgrind's unused shares went to nobody
+# (session 32: goldi 2 runs a cell, TSan 3).
+declare -A TOOL_CAP_MS=()
+rebalance_caps() {
+    local done_reps=$1 t lines=""
+    [ -z "${TOOL_BUDGET_S:-}" ] && [ "$done_reps" -lt "$RUNS" ] || return 0
+    for t in $tools; do
+        case $t in
+        native) continue ;;
+        tsan-*|goldi-*-goldilocks) lines+="0" ;;
+        helgrind|drd) lines+="1" ;;
+        *) lines+="2" ;;
+        esac
+        lines+=" $t ${USED_MS[$t]:-0}"$'\n'
+    done
+    local caps
+    caps=$(printf '%s' "$lines" | awk -v share="$CAP_MS" -v r="$done_reps" -v R="$RUNS" '
+        { cls[NR] = $1; tool[NR] = $2; used[NR] = $3; need[NR] = 1.25 * $3 / r * (R - r); pool += share - $3 }
+        END {
+            n = NR
+            for (i = 1; i <= n; i++) { ord[i] = i; key[i] = cls[i] * 1e15 + need[i] }
+            for (i = 2; i <= n; i++)   # by class, then need (insertion sort: a handful of tools)
+                for (j = i; j > 1 && key[ord[j]] < key[ord[j - 1]]; j--) { x = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = x }
+            for (k = 1; k <= n; k++) {
+                i = ord[k]; fair = 0
+                if (pool > 0) {   # an equal part of the pool among the rest of this class
+                    m = 0
+                    for (q = k; q <= n; q++) m += cls[ord[q]] == cls[i]
+                    fair = pool / m
+                }
+                give[i] = need[i] < fair ? need[i] : fair
+                pool -= give[i]
+            }
+            for (i = 1; i <= n; i++) {   # (what nobody needs: an equal part each; never below the share)
+                c = used[i] + give[i] + (pool > 0 ? pool / n : 0)
+                printf "%s %d\n", tool[i], (c > share ? c : share)
+            }
+        }')
+    while read -r t c; do TOOL_CAP_MS[$t]=$c; done <<<"$caps"
+    log "per-tool caps after rep $done_reps: $(for t in $tools; do [ "$t" = native ] || printf '%s=%ss ' "$t" $((${TOOL_CAP_MS[$t]} / 1000)); done)"
 }
 
 skip_row() { # phase workload tool div threads size rep why
@@ -244,7 +294,7 @@ run_one() { # phase workload tool div threads rep
     fi
     local capped=0
     if [ "$t" != native ]; then
-        local left=$((CAP_MS - ${USED_MS[$t]:-0}))
+        local left=$((${TOOL_CAP_MS[$t]:-$CAP_MS} - ${USED_MS[$t]:-0}))
         if [ $left -le 0 ]; then skip_row "$phase" "$w" "$t" "$div" "$thr" "$size" "$rep" BUDGET; return; fi
         # No single run may take more than 3 workloads' fair share of the
         # cap either, so a slow tool still gets a first run of every workload.
@@ -319,6 +369,7 @@ for rep in $(seq 1 "$RUNS"); do
             run_one main "$w" "$t" "$(tool_div "$t")" "$THREADS" "$rep"
         done
     done
+    rebalance_caps "$rep"
 done
 
 if [ $scaling = 1 ]; then
