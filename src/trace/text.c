@@ -836,7 +836,8 @@ static int do_line(struct ctx *c, const char *p, const char *end) {
 /* Starts a run: the previous run's slots get a fresh lifetime and lose their
  * sync objects, so runs in one process do not see each other. */
 static void reset_state(struct ctx *c) {
-    for (uint32_t i = 0; i < S.thrs.n; i++) {
+    uint32_t n_thr = S.thrs.n;
+    for (uint32_t i = 0; i < n_thr; i++) {
         struct tthr *th = &S.thr[i];
         if (th->thr) {
             thr_release(th);
@@ -847,8 +848,12 @@ static void reset_state(struct ctx *c) {
     ntab_free(&S.syncs);
     ntab_free(&S.thrs);
     ntab_free(&S.labels);
-    goldi_memset(S.thr, 0, sizeof S.thr);
-    goldi_memset(S.bar, 0, sizeof S.bar);
+    /* Only what the last run wrote: the barrier map is 256 KiB, and clearing
+     * it whole made every run in a fresh process (the differential suite
+     * forks one per trace) fault in 64 pages. */
+    goldi_memset(S.thr, 0, n_thr * sizeof S.thr[0]);
+    if (S.n_bar)
+        goldi_memset(S.bar, 0, sizeof S.bar);
     S.n_bar = 0;
     for (uint32_t i = 0; i < GOLDI_TEXT_MAX_THREADS; i++)
         S.by_tid[i] = -1;
