@@ -194,7 +194,7 @@ tool_div() { case $1 in native) echo "$NATIVE_DIV" ;; helgrind|drd) echo "$VG_DI
 # Time accounting. Each non-native tool gets a cap per phase (CAP_MS), so one
 # very slow tool (say an early runtime build) cannot starve the others, and
 # the suite still ends near BUDGET_S. USED_MS sums each tool's wall time.
-declare -A USED_MS=() GAVE_UP=()
+declare -A USED_MS=() GAVE_UP=() TOOL_CAP_MS=()   # TOOL_CAP_MS: per tool, from set_caps and rebalance_caps
 LOAD_MAX=0  # highest 1-minute load average seen at the start of a run
 
 # The load average counts this suite's own threads (4 a cell, up to 64 in the
@@ -228,15 +228,14 @@ set_caps() { # fraction of the remaining budget this phase may use
 
 # After repetition $1 of $RUNS: the phase's time that tools under their
 # share will not need goes to the tools that would run out. Each tool's need
-# is its time per repetition so far times the repetitions left (and a
-# quarter for the runs' spread); what is left
-# of the phase's pool is water-filled over the needs, class by class (the
-# TSan anchors and the default engine first, then Valgrind's tools, then
-# goldi's other engines), the smallest need first within a class, so a fast
-# tool keeps all it needs. Without it the goldi columns lost their last
-# repetition while TSan's and Valgrind's unused shares went to nobody
-# (session 32: goldi 2 runs a cell, TSan 3).
-declare -A TOOL_CAP_MS=()
+# is its time per repetition so far times the repetitions left, plus a
+# quarter for the runs' spread. What is left of the phase's pool is
+# water-filled over the needs class by class (the TSan anchors and the
+# default engine first, then Valgrind's tools, then goldi's other engines),
+# the smallest need first within a class, so a fast tool keeps all it needs;
+# no tool's cap drops below its share. Without it the goldi columns lost
+# their last repetition while TSan's and Valgrind's unused shares went to
+# nobody (session 32: goldi 2 runs a cell, TSan 3).
 rebalance_caps() {
     local done_reps=$1 t lines=""
     [ -z "${TOOL_BUDGET_S:-}" ] && [ "$done_reps" -lt "$RUNS" ] || return 0
