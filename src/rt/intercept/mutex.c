@@ -113,8 +113,7 @@ static int lock_spinning(struct goldi_rt_thread *t, pthread_mutex_t *m) {
     goldi_icpt_spin_count(r == EBUSY);
     if (r != EBUSY)
         return r;
-    r = GOLDI_ICPT_BLOCKING(GOLDI_REAL(pthread_mutex_lock)(m));
-    return r;
+    return GOLDI_ICPT_BLOCKING(GOLDI_REAL(pthread_mutex_lock)(m));
 }
 
 GOLDI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m) {
