@@ -119,6 +119,28 @@ void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
     }
 }
 
+void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
+                                   void (*fn)(void *ctx, uintptr_t base, goldi_shadow_word_t *w), void *ctx) {
+    GOLDI_DCHECK(!((addr | n) & (GOLDI_GRANULE - 1)));
+    uintptr_t end = addr + n;
+    if (end < addr)
+        end = UINTPTR_MAX & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    while (addr < end) {
+        uintptr_t leaf_end = (addr | (LEAF_SIZE - 1)) + 1;
+        if (leaf_end > end || leaf_end == 0)
+            leaf_end = end;
+        goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
+        for (; w && addr < leaf_end; addr += GOLDI_GRANULE, w += GOLDI_GRANULE) {
+            uintptr_t any = 0;
+            for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+                any |= atomic_load_explicit(&w[i], memory_order_relaxed);
+            if (any)
+                fn(ctx, addr, w);
+        }
+        addr = leaf_end;
+    }
+}
+
 size_t goldi_shadow_bytes_mapped(void) {
     return atomic_load_explicit(&mapped, memory_order_relaxed);
 }

@@ -79,6 +79,13 @@ void goldi_shadow_will_write(unsigned plane, uintptr_t addr);
 void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
                            void (*fn)(void *ctx, uintptr_t addr, goldi_shadow_word_t *w), void *ctx);
 
+/* Calls fn(ctx, base, w) for every granule of [addr, addr+n) (granule
+ * aligned) that has a non-zero word, w its first word; takes no lock, for
+ * an engine whose granules carry their own (fn takes it); skips absent
+ * leaves quickly. */
+void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
+                                   void (*fn)(void *ctx, uintptr_t base, goldi_shadow_word_t *w), void *ctx);
+
 /* Bytes of shadow leaves and nodes mapped so far (all planes). */
 size_t goldi_shadow_bytes_mapped(void);
 

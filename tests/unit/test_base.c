@@ -106,6 +106,37 @@ CASE(shadow_for_each_visits_nonzero_words) {
     EXPECT_EQ(sum, 100);
 }
 
+/* Sums the granule's words into ctx (at base - data's start, scaled) and clears them. */
+struct granule_visits { uintptr_t start; int n; uint64_t where, sum; };
+static void sum_granule(void *ctx, uintptr_t base, goldi_shadow_word_t *w) {
+    struct granule_visits *v = ctx;
+    v->n++;
+    v->where += base - v->start;
+    for (unsigned i = 0; i < GOLDI_GRANULE; i++)
+        v->sum += atomic_exchange(&w[i], 0);
+}
+
+CASE(shadow_for_each_granule_visits_granules_with_state) {
+    unsigned p = goldi_shadow_plane_new();
+    static _Alignas(GOLDI_GRANULE) char data[4096];
+    uintptr_t a = (uintptr_t)data;
+    atomic_store(goldi_shadow_word(p, a + 3), 1);     /* granule 0 */
+    atomic_store(goldi_shadow_word(p, a + 7), 2);     /* granule 0 again: one visit */
+    atomic_store(goldi_shadow_word(p, a + 1000), 10); /* granule 125 */
+    atomic_store(goldi_shadow_word(p, a + 4095), 100);
+    struct granule_visits v = { .start = a };
+    goldi_shadow_for_each_granule(p, a, 1008, sum_granule, &v);
+    EXPECT_EQ(v.n, 2);
+    EXPECT_EQ(v.where, 1000 - 1000 % GOLDI_GRANULE);
+    EXPECT_EQ(v.sum, 13);
+    v = (struct granule_visits){ .start = a };
+    goldi_shadow_for_each_granule(p, a, sizeof data, sum_granule, &v);
+    EXPECT_EQ(v.n, 1);   /* the others were cleared */
+    EXPECT_EQ(v.sum, 100);
+    goldi_shadow_for_each_granule(p, 0x100000000000ull, (size_t)1 << 40, sum_granule, &v);
+    EXPECT_EQ(v.n, 1);   /* absent leaves skipped */
+}
+
 /* Pages of [p, p + n) that are resident, as a count (mincore). */
 static int resident_pages(const void *p, size_t n) {
     static unsigned char vec[1024];
@@ -214,6 +245,7 @@ int main(void) {
     RUN(alloc_thread_state_keeps_its_range);
     RUN(shadow_words_are_per_byte_and_sparse);
     RUN(shadow_for_each_visits_nonzero_words);
+    RUN(shadow_for_each_granule_visits_granules_with_state);
     RUN(shadow_will_write_commits_dense_blocks);
     return harness_summary();
 }

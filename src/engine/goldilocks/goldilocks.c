@@ -10,7 +10,7 @@
  *   thread: gls_thr in thr->estate[index] (walk map and access scratch).
  *   global: the update list (gls_list.c), the entry pool, live threads.
  * Locking: a byte's var and entries only under the byte's granule lock (held
- * by the dispatcher around on_access, by goldi_shadow_for_each on reset, taken
+ * by the dispatcher around on_access, taken by the reset of freed memory and
  * by the GC one at a time). Inside it we take only leaf locks (list slot,
  * pool, allocator): never a sync object's lock. */
 #include "gls.h"
@@ -1660,14 +1660,17 @@ static void reset_partial(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo
         gran_reset(g, ts, w, base, byte_mask(lo, hi));
 }
 
-/* Whole granules, called for every non-zero word by goldi_shadow_for_each:
- * the first one of a granule resets all of it (accesses of other threads
- * may change the granule between two calls: it is read under its lock). */
-static void reset_word(void *ctx, uintptr_t addr, goldi_shadow_word_t *w) {
+/* A whole granule with a non-zero word (goldi_shadow_for_each_granule),
+ * reset under its own lock. The version alone is not state (it only
+ * grows): a granule with no other word set, and not held, is skipped
+ * without taking its lock. */
+static void reset_granule(void *ctx, uintptr_t base, goldi_shadow_word_t *w) {
     struct gls_reset *r = ctx;
-    unsigned i = (unsigned)(addr & (GOLDI_GRANULE - 1));
-    if (i != GRAN_VER)   /* (the version is not state: it only grows) */
-        gran_reset(r->g, r->ts, w - i, addr - i, 0xff);
+    uintptr_t state = 0;
+    for (unsigned i = 0; i < GRAN_VER; i++)
+        state |= atomic_load_explicit(&w[i], memory_order_relaxed);
+    if (state || (atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) & 1))
+        gran_reset(r->g, r->ts, w, base, 0xff);
 }
 
 static void reset_range(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, size_t n) {
@@ -1684,7 +1687,7 @@ static void reset_range(struct gls_engine *g, struct gls_thr *ts, uintptr_t lo, 
         reset_partial(g, ts, lo, a);
     if (a < b) {
         struct gls_reset r = { g, ts };
-        goldi_shadow_for_each(g->env.plane, a, b - a, reset_word, &r);
+        goldi_shadow_for_each_granule(g->env.plane, a, b - a, reset_granule, &r);
     }
     if (b < hi)
         reset_partial(g, ts, b, hi);
