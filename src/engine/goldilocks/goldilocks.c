@@ -14,6 +14,7 @@
  * by the GC one at a time). Inside it we take only leaf locks (list slot,
  * pool, allocator): never a sync object's lock. */
 #include "gls.h"
+#include "gls_lease.h"
 #include "../../base/atfork.h"
 #include "../../base/alloc.h"
 #include "../../base/window.h"
@@ -88,7 +89,8 @@
     X(GC_ANY_STOP, "gc_walks_stopped_any")                           \
     X(GC_GRANULES, "gc_granules_visited")                             \
     X(GC_SNAPS, "gc_entries_snapshot")                               \
-    X(ACQ_SKIPPED, "acquire_cells_skipped")
+    X(ACQ_SKIPPED, "acquire_cells_skipped")                          \
+    X(INL_LEASED, "inline_leased_updates")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -199,6 +201,7 @@ struct gls_thr {
      * up to the tail: all those starts are the same set, and an entry of t may
      * use epoch_pos as its pos (and keep it while no cell of t follows). */
     uint64_t epoch_pos;
+    struct gls_lease_thr lease;       /* the leases t holds (gls_lease.h; its hot fields in this line) */
     bool rel_fenced;                  /* t issued a release fence: some set may hold Frel(t) */
     struct gls_map map;               /* walk scratch */
     struct gls_tscratch *sc;          /* access scratch (kept off the user's stack) */
@@ -217,6 +220,7 @@ struct gls_thr {
     _Atomic uint32_t in_gran;         /* holds a granule lock (gran_lock): fork waits for 0 */
     struct goldi_thr *thr;            /* (its joining mark, for the GC) */
     struct goldi_window kept_window;  /* lock-free kept tries (kept_try) */
+    struct gls_leases *leases;        /* the engine's (gls_lease.h) */
 };
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -251,6 +255,7 @@ struct gls_engine {
     _Atomic bool forked_child;       /* this process is a fork child: inline lock bits may be orphaned */
     _Atomic uint32_t fork_gate;      /* a fork is being prepared: no new granule locks (gran_lock) */
     struct gls_shard st[GLS_SHARDS];
+    struct gls_leases leases;        /* owners' leases on blocks of inline records */
 };
 
 static void stat(struct gls_engine *g, goldi_tid_t t, unsigned k, uint64_t d) {
@@ -318,7 +323,9 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     /* No cell of the thread exists yet: any start up to the tail is its epoch. */
     s->epoch_pos = atomic_load(&g->list->tail);
     s->kept_window.left = KEPT_WINDOW;
+    s->leases = &g->leases;
     goldi_spin_lock(&g->thr_lock);
+    gls_lease_thread_start(&g->leases, &s->lease, thr->tid);
     s->next = g->thrs;
     if (g->thrs)
         g->thrs->prev = s;
@@ -792,8 +799,11 @@ static bool alock_unchanged(const struct goldi_thr *thr, uint64_t id, uint8_t mo
  * The owner updates it without the granule lock (gls_on_access_fast, called
  * by the runtime before any event is built); every writer first takes the
  * lock bit of w[0] with a CAS, so the owner's update, another thread's
- * expansion and the GC (both under the granule lock) exclude each other.
- * Only the holder of the granule lock changes the representation. */
+ * expansion and the GC (both under the granule lock) exclude each other --
+ * or the owner, while it holds its lease on the record's block, updates
+ * with plain stores and the others revoke the lease once they hold the bit
+ * (gls_lease.h). Only the holder of the granule lock changes the
+ * representation. */
 #define GRAN_INL ((uintptr_t)2)
 #define GRAN_LOCK ((uintptr_t)4)
 #define GRAN_SPLIT ((uintptr_t)8)
@@ -892,14 +902,16 @@ GOLDI_INLINE void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
     atomic_store_explicit(&w[0], inl_word0(f), memory_order_release);
 }
 
-/* Takes the lock bit of an inline granule; returns w[0] as it was (unlocked
- * value), or 0 if the granule is not inline. Caller holds the granule lock,
- * so only a lock-free update (the owner's, inl_try, or another thread's,
- * inl_foreign_fast) can hold the bit, for a few instructions. In
- * a fork child a bit held by a thread that did not survive the fork is never
- * released: it is broken after a while (that granule's fields may then mix
- * the old and the new access of the lost thread). */
-static uintptr_t inl_lock(struct gls_engine *g, goldi_shadow_word_t *w) {
+/* Takes the lock bit of an inline granule for thread self (GOLDI_TID_NONE:
+ * the GC); returns w[0] as it was (unlocked value), or 0 if the granule is
+ * not inline. Caller holds the granule lock, so only a lock-free update (the
+ * owner's, inl_try, or another thread's, inl_foreign_fast) can hold the bit,
+ * for a few instructions; the owner's lease on the block is revoked
+ * (gls_lease.h). In a fork child a bit held by a thread that did not
+ * survive the fork is never released: it is broken after a while (that
+ * granule's fields may then mix the old and the new access of the lost
+ * thread). */
+GOLDI_INLINE uintptr_t inl_lock(struct gls_engine *g, goldi_shadow_word_t *w, goldi_tid_t self) {
     for (unsigned spins = 0;; spins++) {
         uintptr_t v = atomic_load_explicit(&w[0], memory_order_relaxed);
         if (!inl_is(v))
@@ -907,8 +919,11 @@ static uintptr_t inl_lock(struct gls_engine *g, goldi_shadow_word_t *w) {
         if ((v & GRAN_LOCK) && spins > 4096 && atomic_load_explicit(&g->forked_child, memory_order_relaxed))
             v &= ~GRAN_LOCK, atomic_store_explicit(&w[0], v, memory_order_relaxed);
         if (!(v & GRAN_LOCK) && atomic_compare_exchange_weak_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire,
-                                                                      memory_order_relaxed))
-            return v;
+                                                                      memory_order_relaxed)) {
+            if (inl_owner(v) == self || gls_lease_revoke(&g->leases, w, inl_owner(v), v | GRAN_LOCK))
+                return v;
+            continue;   /* the holder's plain update overwrote the bit: take it again */
+        }
         if (spins > 64)
             goldi_os_yield();
     }
@@ -1346,7 +1361,16 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     if (!*found)
         *found = access_origin_at(ts, thr, pc, write, size);
     goldi_origin_t o = *found;
-    if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
+    /* The lock bit, with a CAS; or t's lease on the block (gls_lease.h) and
+     * plain stores: a writer that takes the bit then waits for this update
+     * to end, and no other thread reads the fields without the bit. */
+    bool leased = gls_lease_enter(ts->leases, &ts->lease, w);
+    if (leased && atomic_load_explicit(&w[0], memory_order_relaxed) != v) {
+        gls_lease_done(&ts->lease);
+        return INL_NO;
+    }
+    if (!leased &&
+        !atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
         return INL_NO;
     /* inl_update on the words of the access's kind only (pos, origin half,
      * alock): the others stay untouched, and no struct is built and copied
@@ -1357,8 +1381,12 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     uint64_t oa = atomic_load_explicit(&w[ai], memory_order_relaxed);
     uint64_t al = thr->n_held ? alock_pack(alock_pick(oa & ALOCK_ID_MASK, thr)) : 0;
     bool same_o = (goldi_origin_t)(o3 >> osh) == o;
-    if ((mine & ~piece) && (op != pos || !same_o || oa != al))
-        return inl_try_halve(ts, w, v, piece, write, op, o3, o, al);
+    if ((mine & ~piece) && (op != pos || !same_o || oa != al)) {
+        int r = inl_try_halve(ts, w, v, piece, write, op, o3, o, al);
+        if (leased)
+            gls_lease_done(&ts->lease);
+        return r;
+    }
     if (op != pos)
         atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
     if (!same_o)
@@ -1366,6 +1394,12 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     if (oa != al)
         atomic_store_explicit(&w[ai], al, memory_order_relaxed);
     atomic_store_explicit(&w[0], inl_w0_after(v, piece, write), memory_order_release);
+    if (leased) {
+        gls_lease_done(&ts->lease);
+        tstat(ts, GLS_ST_INL_LEASED, 1);
+    } else {
+        gls_lease_note(ts->leases, &ts->lease, w, pos);
+    }
     return INL_DONE;
 }
 
@@ -1403,7 +1437,7 @@ static void inl_materialise(struct gls_engine *g, struct gls_thr *ts, goldi_shad
 /* Turns an inline granule into pool entries; returns its registry chunk + 1
  * (0 if it was not inline). Caller holds the granule lock. */
 static uint64_t inl_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t base) {
-    uintptr_t v = inl_lock(g, w);
+    uintptr_t v = inl_lock(g, w, ts ? ts->thr->tid : GOLDI_TID_NONE);
     if (!v)
         return 0;
     struct gls_inl f;
@@ -1421,8 +1455,8 @@ static uint64_t inl_expand(struct gls_engine *g, struct gls_thr *ts, goldi_shado
 /* Drops bytes `mask` from an inline granule (lifetime reset). Caller holds
  * the granule lock. A granule left empty keeps a stale registry ref, which
  * registry compaction and the GC recognise and skip. */
-static void inl_clear(struct gls_engine *g, goldi_shadow_word_t *w, uint8_t mask) {
-    uintptr_t v = inl_lock(g, w);
+static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_t *w, uint8_t mask) {
+    uintptr_t v = inl_lock(g, w, self);
     if (!v)
         return;
     struct gls_inl f;
@@ -1645,7 +1679,7 @@ static void gran_reset(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_wo
     gran_lock(g, ts, w);
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if (inl_is(w0))
-        inl_clear(g, w, mask);
+        inl_clear(g, ts ? ts->thr->tid : GOLDI_TID_NONE, w, mask);
     else if (pack_is(w0))
         pack_clear(g, ts, w, base, mask);
     else
@@ -2524,7 +2558,7 @@ static void inl_foreign_apply(struct gls_inl *f, goldi_tid_t t, uint8_t piece, b
 static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
     struct gls_thr *ts = x->ts;
     goldi_tid_t t = x->t;
-    uintptr_t v = inl_lock(x->g, w);
+    uintptr_t v = inl_lock(x->g, w, t);
     if (!v)
         return false;
     if (v & GRAN_HALF) {   /* (the locked path packs it: the rule runs on its cells) */
@@ -2579,7 +2613,8 @@ static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_
     goldi_origin_t origin = *found;
     uint64_t pos = ts->epoch_pos, reg = atomic_load_explicit(&w[4], memory_order_relaxed);
     if (!origin || (pos >> GLS_CHUNK_BITS) + 1 < reg || reg > INL_SPLIT_REG_MAX ||
-        !atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
+        !atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed) ||
+        !gls_lease_revoke(ts->leases, w, wt, v | GRAN_LOCK))
         return false;
     if (atomic_load_explicit(&w[4], memory_order_relaxed) != reg || atomic_load_explicit(&w[1], memory_order_relaxed) != plo ||
         atomic_load_explicit(&w[5], memory_order_relaxed) != phi) {
@@ -2606,7 +2641,7 @@ static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_
  * subsumes the other thread's R if that is known ordered before it; a write
  * checks both and leaves only its own W. Caller holds the lock bit (v: w[0]
  * without it), and the record is not a half one. */
-static bool inl_handoff(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
+GOLDI_INLINE bool inl_handoff(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
                         bool write, goldi_origin_t origin) {
     goldi_tid_t t = thr->tid, owner = inl_owner(v);
     uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16);
@@ -2688,7 +2723,8 @@ static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr
     if (!*found)
         *found = access_origin_at(ts, thr, pc, write, size);
     goldi_origin_t origin = *found;
-    if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
+    if (!atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed) ||
+        (owner != thr->tid && !gls_lease_revoke(ts->leases, w, owner, v | GRAN_LOCK)))
         return false;
     if (piece == 0xff && owner != thr->tid && !(v & GRAN_DUALO)) {
         if (inl_handoff(ts, thr, w, v, write, origin))
@@ -3137,7 +3173,7 @@ static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct gol
  * when it does not fold back: radix's scatter writing one key of another
  * thread's granule). False if the granule is not inline. */
 static bool inl_general(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, bool record) {
-    uintptr_t v = inl_lock(x->g, w);
+    uintptr_t v = inl_lock(x->g, w, x->t);
     if (!v)
         return false;
     struct gls_inl f;
@@ -4651,7 +4687,7 @@ static void gc_granule(struct gls_engine *g, uintptr_t a, uint64_t c0, uint64_t 
     if (!w)
         return;
     gc_gran_lock(w);
-    uintptr_t v = inl_lock(g, w);
+    uintptr_t v = inl_lock(g, w, GOLDI_TID_NONE);
     if (v) {
         struct gls_inl f;
         inl_read(w, v, &f);
@@ -5003,6 +5039,8 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
     struct gls_engine *g = self;
     struct goldi_thr *thr = ev->thr;
     struct gls_thr *ts = thr_state(g, thr);
+    if (ev->kind != GOLDI_EV_READ && ev->kind != GOLDI_EV_WRITE)   /* (accesses ordered after it find no lease) */
+        gls_lease_release_all(&g->leases, &ts->lease);
     /* The child is live before its FORK cell exists (see set_is_any). */
     if (ev->kind == GOLDI_EV_FORK && ev->other)
         thr_mark_live(g, ev->other->tid);
@@ -5056,6 +5094,7 @@ GOLDI_INLINE void atomic_piece(struct gls_engine *g, struct gls_thr *ts, const s
 static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_store) {
     struct gls_engine *g = self;
     struct gls_thr *ts = thr_state(g, ev->thr);
+    gls_lease_release_all(&g->leases, &ts->lease);
     goldi_tid_t t = ev->thr->tid;
     struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
     if (ev->kind != GOLDI_EV_ATOMIC_STORE && goldi_atomic_read_step(ev, own_store, steps))
@@ -5078,6 +5117,7 @@ static void gls_on_thr_free(void *self, struct goldi_thr *thr) {
     if (!s)
         return;
     goldi_spin_lock(&g->thr_lock);
+    gls_lease_thread_end(&g->leases, &s->lease);
     if (s->prev)
         s->prev->next = s->next;
     else
@@ -5109,6 +5149,7 @@ static void gls_fork_gc_lock(void) { goldi_spin_lock(&fork_engine->gc_lock); }
 static void gls_fork_gc_unlock(void) { goldi_spin_unlock(&fork_engine->gc_lock); }
 static void gls_fork_gc_child(void) {
     atomic_store(&fork_engine->forked_child, true);
+    gls_lease_fork_child(&fork_engine->leases);
     goldi_spin_unlock(&fork_engine->gc_lock);
 }
 static void gls_fork_pool_lock(void) { goldi_spin_lock(&fork_engine->pool_lock); }
@@ -5155,6 +5196,8 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     if (!fork_engine) {
         fork_engine = g;
         gate_self_fence = !goldi_os_membarrier_register();
+        /* (one engine's leases only: the fork child clears that one's) */
+        g->leases.on = !gate_self_fence;
         goldi_atfork_register(GOLDI_ATFORK_ENGINE, gls_fork_gc_lock, gls_fork_gc_unlock, gls_fork_gc_child);
         goldi_atfork_register(GOLDI_ATFORK_GRANULE + 1, gls_fork_gate_close, gls_fork_gate_open,
                               gls_fork_gate_open);
@@ -5195,6 +5238,8 @@ static void gls_stats(void *self, void (*emit)(void *ctx, const char *name, uint
     emit(ctx, "goldilocks.threads_live", atomic_load(&g->n_live));
     emit(ctx, "goldilocks.pool_entries", atomic_load(&g->pool_entries));
     emit(ctx, "goldilocks.gc_budget", atomic_load(&g->budget));
+    emit(ctx, "goldilocks.leases_taken", atomic_load(&g->leases.taken));
+    emit(ctx, "goldilocks.leases_revoked", atomic_load(&g->leases.revoked));
 }
 
 const struct goldi_engine_ops goldi_engine_goldilocks = {
