@@ -85,15 +85,19 @@ void goldi_shadow_will_write(unsigned plane, uintptr_t addr) {
         atomic_store_explicit(&populate_refused, true, memory_order_relaxed);
 }
 
+/* The end of the part of [addr, end) that lies in addr's leaf. */
+static uintptr_t leaf_part_end(uintptr_t addr, uintptr_t end) {
+    uintptr_t leaf_end = (addr | (LEAF_SIZE - 1)) + 1;
+    return leaf_end > end || leaf_end == 0 ? end : leaf_end;
+}
+
 void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
                            void (*fn)(void *ctx, uintptr_t addr, goldi_shadow_word_t *w), void *ctx) {
     uintptr_t end = addr + n;
     if (end < addr)
         end = UINTPTR_MAX;
     while (addr < end) {
-        uintptr_t leaf_end = (addr | (LEAF_SIZE - 1)) + 1;
-        if (leaf_end > end || leaf_end == 0)
-            leaf_end = end;
+        uintptr_t leaf_end = leaf_part_end(addr, end);
         goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
         if (!w) {
             addr = leaf_end;
@@ -126,9 +130,7 @@ void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
     if (end < addr)
         end = UINTPTR_MAX & ~(uintptr_t)(GOLDI_GRANULE - 1);
     while (addr < end) {
-        uintptr_t leaf_end = (addr | (LEAF_SIZE - 1)) + 1;
-        if (leaf_end > end || leaf_end == 0)
-            leaf_end = end;
+        uintptr_t leaf_end = leaf_part_end(addr, end);
         goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
         for (; w && addr < leaf_end; addr += GOLDI_GRANULE, w += GOLDI_GRANULE) {
             uintptr_t any = 0;

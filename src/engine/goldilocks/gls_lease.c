@@ -32,9 +32,8 @@ static void lease_drop(struct gls_leases *L, struct gls_lease_thr *lt, uint32_t 
     uint64_t v = lt->way[i];
     if (!v)
         return;
-    _Atomic uint64_t *slot = &L->slot[gls_lease_slot(v & ((UINT64_C(1) << GLS_LEASE_KEY_BITS) - 1))];
-    if (atomic_load_explicit(slot, memory_order_relaxed) == v &&
-        atomic_compare_exchange_strong_explicit(slot, &v, 0, memory_order_release, memory_order_relaxed))
+    _Atomic uint64_t *slot = &L->slot[gls_lease_slot(gls_lease_word_block(v))];
+    if (atomic_compare_exchange_strong_explicit(slot, &v, 0, memory_order_release, memory_order_relaxed))
         atomic_fetch_sub_explicit(&L->live, 1, memory_order_relaxed);
     lt->way[i] = 0;
     lt->n--;

@@ -83,6 +83,7 @@ GOLDI_INLINE uint32_t gls_lease_slot(uint64_t blk) {
 GOLDI_INLINE uint64_t gls_lease_word(uint32_t holder, uint64_t blk) {
     return (uint64_t)holder << GLS_LEASE_KEY_BITS | blk;
 }
+GOLDI_INLINE uint64_t gls_lease_word_block(uint64_t word) { return word & ((UINT64_C(1) << GLS_LEASE_KEY_BITS) - 1); }
 
 /* Does lt hold the lease of w's block? Then marks lt busy in it and
  * returns true; the caller reads the record's word 0 again (another thread
@@ -129,7 +130,7 @@ GOLDI_INLINE bool gls_lease_revoke(struct gls_leases *L, goldi_shadow_word_t *w,
         return true;
     uint64_t blk = gls_lease_block(w);
     uint64_t s = atomic_load_explicit(&L->slot[gls_lease_slot(blk)], memory_order_relaxed);
-    if (GOLDI_LIKELY(!s || (s & ((UINT64_C(1) << GLS_LEASE_KEY_BITS) - 1)) != blk))
+    if (GOLDI_LIKELY(!s || gls_lease_word_block(s) != blk))
         return true;
     return gls_lease_revoke_slow(L, w, owner, locked);
 }
