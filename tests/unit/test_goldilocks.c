@@ -701,10 +701,54 @@ CASE(goldilocks_reacquire_without_cell) {
     uint64_t sk1 = stat_of("goldilocks.acquire_cells_skipped");
     acq(46, T1, U); rel(47, T1, U); acq(48, T1, U); rel(49, T1, U);
     EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk1);
-    /* rwlock: every acquire appends */
-    acq(50, T1, R); rel(51, T1, R); acq(52, T1, R); rel(53, T1, R);   /* (write mode) */
-    rdlock(54, T1, R); rdunlock(55, T1, R); rdlock(56, T1, R); rdunlock(57, T1, R);
-    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk1);
+    /* an rwlock has no run (its write side's skips: goldilocks_rwlock_readers_skip) */
+    (void)R;
+    end();
+}
+
+/* An rwlock's write side (tok[0]) is acquired by readers and writers and
+ * added by write unlocks only: a thread whose ACQ cell on it follows the
+ * last write unlock appends none until the next one, and readers stay
+ * unordered among themselves. */
+CASE(goldilocks_rwlock_readers_skip) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();
+    struct goldi_sync *R = sync_new(GOLDI_SYNC_RWLOCK);
+    EXPECT(T3->tid < 16);   /* (threads 0..15 only: this case runs early) */
+    char *x = var(8), *y = var(8), *z = var(8);
+    fork_(1, T0, T1); fork_(2, T0, T2); fork_(3, T0, T3);
+    uint64_t sk0 = stat_of("goldilocks.acquire_cells_skipped"), c0 = stat_of("goldilocks.cells_appended");
+    rdlock(10, T2, R); rdunlock(11, T2, R);          /* no write unlock yet: no ACQ cell; the release: 1 */
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk0 + 1);
+    acq(12, T1, R); wr(13, T1, x); rel(14, T1, R);   /* tok[1] ACQ (tok[0]'s skipped) + release: 2 */
+    rdlock(15, T2, R); rd(16, T2, x); rdunlock(17, T2, R);   /* ACQ appended: 2 */
+    rdlock(18, T2, R); rd(19, T2, x); rdunlock(20, T2, R);   /* skipped: 1 */
+    rdlock(21, T3, R); rd(22, T3, x); rdunlock(23, T3, R);   /* T3's first: 2 */
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk0 + 3);
+    EXPECT_EQ(stat_of("goldilocks.cells_appended"), c0 + 8);
+    EXPECT_EQ(gls_log.n, 0);
+    /* a second write: its unlock clears the readers, whose next acquires
+     * append again and order them after it (their reads after their
+     * unlocks: only the ACQ cell orders them, no lock is held in common) */
+    acq(30, T1, R); wr(31, T1, x); rel(32, T1, R);
+    rdlock(33, T2, R); rdunlock(34, T2, R); rd(35, T2, x);
+    rdlock(36, T3, R); rdunlock(37, T3, R); rd(38, T3, x);
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk0 + 3);
+    EXPECT_EQ(gls_log.n, 0);
+    /* skipped acquires order nothing new: a write without the lock, and a
+     * write under the read lock, race with a reader's later reads */
+    wr(40, T3, y);
+    rdlock(41, T3, R); wr(42, T3, z); rdunlock(43, T3, R);
+    rdlock(44, T2, R); rd(45, T2, y); rd(46, T2, z); rdunlock(47, T2, R);
+    EXPECT_EQ(stat_of("goldilocks.acquire_cells_skipped"), sk0 + 5);
+    EXPECT_EQ(races_at(&gls_log, 45), 1);
+    EXPECT_EQ(races_at(&gls_log, 46), 1);
+    /* a writer after the readers is ordered after their read unlocks and
+     * all that came before them (T3's unlocked write of y too) */
+    acq(50, T1, R); wr(51, T1, y); wr(52, T1, z); rel(53, T1, R);
+    EXPECT_EQ(races_at(&gls_log, 51), 0);
+    EXPECT_EQ(races_at(&gls_log, 52), 0);
+    EXPECT_EQ(gls_log.n, 2);
     end();
 }
 
@@ -1318,6 +1362,7 @@ int main(int argc, char **argv) {
     gls_sink = eh_start(&goldi_engine_goldilocks, &gls_log);
     eh_start(&goldi_engine_vc, &vc_log);
     RUN(goldilocks_any_sweep);            /* first: it needs the entry pool empty */
+    RUN(goldilocks_rwlock_readers_skip);  /* second: its threads must be 0..15 */
     RUN(goldilocks_example_A_intbox_swap);
     RUN(goldilocks_example_B_container);
     RUN(goldilocks_example_C_lost_signal);

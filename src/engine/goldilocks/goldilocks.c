@@ -4963,7 +4963,8 @@ static void tok_mark_held(const struct gls_engine *g, struct goldi_token *tok) {
  * those of the full list at every point, so nothing else sees the
  * difference. Another thread's release, and any other adding cell
  * (tok_mark_held), ends the run. (Tokens that several threads hold or
- * release at once, an rwlock's or a barrier's, keep every cell.) */
+ * release at once have none: an rwlock's write side has the readers'
+ * bits below, a barrier's tokens keep every cell.) */
 GOLDI_INLINE void *tok_run(const struct goldi_token *tok, goldi_tid_t t) {
     return (void *)(uintptr_t)(tok->id << 16 | (t + 1));
 }
@@ -4971,8 +4972,44 @@ GOLDI_INLINE bool tok_run_fits(const struct goldi_token *tok, goldi_tid_t t) {
     return tok->id < (UINT64_C(1) << 47) && t + 1 < (1u << 16);
 }
 
+/* An rwlock's writer token (tok[0]: acquired by every lock, added by write
+ * unlocks only, as read unlocks release tok[1]) is held by several readers
+ * at once and has no run; its slot keeps instead the threads that appended
+ * an ACQ cell on it since its last adding cell: id << 16 | bit t for threads
+ * 0..15 (tok_readers). t's ACQ cell "L => t" changes no set while t's bit
+ * is set (every set holding L got it before t's previous ACQ cell, which
+ * added t), nor while no cell ever added L (the slot is not L's: no set
+ * holds it). A write unlock's tok_mark_held clears the bits before its cell
+ * is appended and before the real unlock, so every acquire after it sees
+ * them cleared; a thread sets its bit after its own cell, holding the lock.
+ * Readers of a striped table then append one cell a lookup instead of two
+ * (hashtable: the list's tail is a line every thread moves). */
+#define TOK_READERS 16
+GOLDI_INLINE bool tok_readers_fit(const struct goldi_token *tok, goldi_tid_t t) {
+    return tok->id < (UINT64_C(1) << 47) && t < TOK_READERS;
+}
+
+/* The ACQ step of t on an rwlock's tok[0]: appended unless it would change
+ * no set (above). */
+static void acq_readers(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, struct goldi_token *tok) {
+    void **slot = &tok->estate[g->env.index];
+    uintptr_t id = (uintptr_t)tok->id, v = (uintptr_t)__atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    bool held = v == id || v >> 16 == id;
+    if (!held || (v != id && (v >> t & 1))) {
+        tstat(ts, GLS_ST_ACQ_SKIPPED, 1);
+        return;
+    }
+    append(g, ts, t, sync_tok(tok), gls_tok(GLS_TK_THREAD, t));
+    for (;;) {   /* (other readers set theirs at once) */
+        uintptr_t nv = (v == id ? id << 16 : v) | (uintptr_t)1 << t;
+        if (__atomic_compare_exchange_n(slot, (void **)&v, (void *)nv, false, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE) ||
+            (v != id && v >> 16 != id))
+            return;
+    }
+}
+
 GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_hb_step *s,
-                          bool excl) {
+                          bool excl, const struct goldi_token *readers) {
     uint64_t tt = gls_tok(GLS_TK_THREAD, t);
     void **slot = excl ? &s->tok->estate[g->env.index] : NULL;   /* (lock steps have a token) */
     switch ((enum goldi_hb_op)s->op) {
@@ -4984,6 +5021,10 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
             }
             append(g, ts, t, sync_tok(s->tok), tt);
             __atomic_store_n(slot, tok_run(s->tok, t), __ATOMIC_RELEASE);
+            break;
+        }
+        if (s->tok == readers && tok_readers_fit(s->tok, t)) {
+            acq_readers(g, ts, t, s->tok);
             break;
         }
         append(g, ts, t, sync_tok(s->tok), tt);
@@ -5055,8 +5096,10 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
                                                                                                      : NULL;
     bool excl = lk && (lk->kind == GOLDI_SYNC_MUTEX || lk->kind == GOLDI_SYNC_SPIN) &&
                 !atomic_load_explicit(&lk->n_writes, memory_order_acquire);
+    const struct goldi_token *readers = ev->kind == GOLDI_EV_LOCK_ACQ && ev->obj->kind == GOLDI_SYNC_RWLOCK
+                                            ? &ev->obj->tok[0] : NULL;
     for (int i = 0; i < n; i++)
-        do_step(g, ts, thr->tid, &steps[i], excl);
+        do_step(g, ts, thr->tid, &steps[i], excl, readers);
     if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
         reset_range(g, ts, ev->addr, ev->size);
     if (ev->kind == GOLDI_EV_EXIT)
@@ -5098,7 +5141,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     goldi_tid_t t = ev->thr->tid;
     struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
     if (ev->kind != GOLDI_EV_ATOMIC_STORE && goldi_atomic_read_step(ev, own_store, steps))
-        do_step(g, ts, t, &steps[0], false);
+        do_step(g, ts, t, &steps[0], false, NULL);
     /* (an aligned atomic is one granule; a 16-byte one two) */
     for (uintptr_t a = ev->addr, end = ev->addr + ev->size, gend; a < end; a = gend) {
         gend = goldi_granule_piece_end(a, end);
@@ -5106,7 +5149,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     }
     int n = goldi_event_hb_steps(ev, steps);
     for (int i = 0; i < n; i++)
-        do_step(g, ts, t, &steps[i], false);
+        do_step(g, ts, t, &steps[i], false, NULL);
     if (GOLDI_UNLIKELY(atomic_load_explicit(&g->sweep_wanted, memory_order_relaxed)))
         gc_sweep(g);
 }
