@@ -12,8 +12,8 @@
 # (clang: which compiler goldi drives), OUT (directory for binaries and the
 # runs' times; a fresh temporary one by default). Prints a Markdown table of
 # median wall times with each cell's min-max, the ratios goldi/TSan, and B / A
-# as the median of the rounds' ratios (min-max); OUT/WORKLOAD.tsv keeps every
-# run.
+# as the median of the rounds' ratios (min-max), then B's median peak RSS over
+# A's and over TSan's; OUT/WORKLOAD.tsv keeps every run.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -ge 2 ]] || { sed -n '2,16p' "${BASH_SOURCE[0]}"; exit 2; }
@@ -27,8 +27,8 @@ gcc -O2 -Wall -o "$out/measure" "$here/tools/measure.c"
 # the workload's own code by a few bytes, and a hot function moved off a
 # 32-byte boundary read as +5-9 % on localspot with the same instructions.
 flags=(-O2 -g -pthread -falign-functions=64 -I"$here/workloads")
-echo "| workload | size | native s | TSan (Clang) s | goldi A s | goldi B s | A / TSan | B / TSan | B / A |"
-echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+echo "| workload | size | native s | TSan (Clang) s | goldi A s | goldi B s | A / TSan | B / TSan | B / A | RSS B / A | RSS B / TSan |"
+echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 for ws in "${work[@]}"; do
   w=${ws%%:*} n=${ws#*:}
   src="$here/workloads/$w.c"
@@ -38,7 +38,7 @@ for ws in "${work[@]}"; do
   GOLDI_CC=$cc "$goldi_a" cc "${flags[@]}" "$src" -o "$out/a_$w" -lm
   GOLDI_CC=$cc "$goldi_b" cc "${flags[@]}" "$src" -o "$out/b_$w" -lm
   args=(-t "$threads" -n "$n" -q)
-  printf 'round\tbuild\twall_s\n' > "$out/$w.tsv"
+  printf 'round\tbuild\twall_s\trss_kb\n' > "$out/$w.tsv"
   "$out/n_$w" "${args[@]}" > /dev/null 2>&1 || true   # (a warm-up: page cache, CPU frequency)
   failed=
   for r in $(seq 1 "$runs"); do
@@ -48,21 +48,24 @@ for ws in "${work[@]}"; do
         failed="$b, round $r: see $out/$w.$b.err"
         break 2
       fi
-      printf '%s\t%s\t%s\n' "$r" "$b" "$(cut -d' ' -f1 "$out/m")" >> "$out/$w.tsv"
+      printf '%s\t%s\t%s\t%s\n' "$r" "$b" "$(cut -d' ' -f1 "$out/m")" "$(cut -d' ' -f4 "$out/m")" >> "$out/$w.tsv"
     done
   done
   [[ -z $failed ]] || { echo "| $w | $n | (failed: $failed) |"; continue; }
   python3 - "$out/$w.tsv" "$w" "$n" <<'EOF'
 import csv, statistics, sys
-runs = {}
+runs, rss = {}, {}
 for r in csv.DictReader(open(sys.argv[1]), delimiter="\t"):
     runs.setdefault(r["build"], {})[r["round"]] = float(r["wall_s"])
+    rss.setdefault(r["build"], []).append(float(r["rss_kb"]))
+mrss = {b: statistics.median(v) for b, v in rss.items()}
 med = {b: statistics.median(v.values()) for b, v in runs.items()}
 cell = lambda b: f'{med[b]:.3f} ({min(runs[b].values()):.2f}–{max(runs[b].values()):.2f})'
 ba = [runs["B"][k] / runs["A"][k] for k in runs["A"]]
 print(f'| {sys.argv[2]} | {sys.argv[3]} | {med["native"]:.3f} | {cell("tsan")} | {cell("A")} | {cell("B")} | '
-      f'{med["A"]/med["tsan"]:.1f}× | {med["B"]/med["tsan"]:.1f}× | {statistics.median(ba):.2f} ({min(ba):.2f}–{max(ba):.2f}) |')
+      f'{med["A"]/med["tsan"]:.1f}× | {med["B"]/med["tsan"]:.1f}× | {statistics.median(ba):.2f} ({min(ba):.2f}–{max(ba):.2f}) | '
+      f'{mrss["B"]/mrss["A"]:.2f} | {mrss["B"]/mrss["tsan"]:.2f} |')
 EOF
 done
 echo
-echo "$(nproc) cores; $runs interleaved rounds (median, min–max; B / A: median of the rounds' ratios), -t $threads; goldi drives $cc; binaries and runs in $out"
+echo "$(nproc) cores; $runs interleaved rounds (median, min–max; B / A: median of the rounds' ratios; RSS: ratios of median peak RSS), -t $threads; goldi drives $cc; binaries and runs in $out"
