@@ -4940,9 +4940,13 @@ static uint64_t sync_tok(const struct goldi_token *tok) {
  * that orders its operations' cells); acquire/release for the rest. The
  * slot may also hold an exclusive lock's run (tok_run below: the id
  * shifted, and a thread), which counts as held; marking ends the run. */
-static bool tok_may_be_held(const struct gls_engine *g, const struct goldi_token *tok) {
-    uintptr_t v = (uintptr_t)__atomic_load_n(&tok->estate[g->env.index], __ATOMIC_ACQUIRE);
+/* Does slot value v say the token may be held (its id, or a run or the
+ * readers' bits beside its id)? */
+GOLDI_INLINE bool tok_slot_held(const struct goldi_token *tok, uintptr_t v) {
     return v == (uintptr_t)tok->id || (tok->id < (UINT64_C(1) << 47) && v >> 16 == tok->id);
+}
+static bool tok_may_be_held(const struct gls_engine *g, const struct goldi_token *tok) {
+    return tok_slot_held(tok, (uintptr_t)__atomic_load_n(&tok->estate[g->env.index], __ATOMIC_ACQUIRE));
 }
 static void tok_mark_held(const struct gls_engine *g, struct goldi_token *tok) {
     if ((uintptr_t)__atomic_load_n(&tok->estate[g->env.index], __ATOMIC_ACQUIRE) != (uintptr_t)tok->id)
@@ -4994,8 +4998,7 @@ GOLDI_INLINE bool tok_readers_fit(const struct goldi_token *tok, goldi_tid_t t) 
 static void acq_readers(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, struct goldi_token *tok) {
     void **slot = &tok->estate[g->env.index];
     uintptr_t id = (uintptr_t)tok->id, v = (uintptr_t)__atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    bool held = v == id || v >> 16 == id;
-    if (!held || (v != id && (v >> t & 1))) {
+    if (!tok_slot_held(tok, v) || (v != id && (v >> t & 1))) {
         tstat(ts, GLS_ST_ACQ_SKIPPED, 1);
         return;
     }
@@ -5003,7 +5006,7 @@ static void acq_readers(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t,
     for (;;) {   /* (other readers set theirs at once) */
         uintptr_t nv = (v == id ? id << 16 : v) | (uintptr_t)1 << t;
         if (__atomic_compare_exchange_n(slot, (void **)&v, (void *)nv, false, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE) ||
-            (v != id && v >> 16 != id))
+            !tok_slot_held(tok, v))
             return;
     }
 }
