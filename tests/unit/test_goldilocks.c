@@ -493,6 +493,63 @@ CASE(goldilocks_packed_granules) {
     end();
 }
 
+/* Readers' runs: a W and up to four R on the whole granule, the R from one
+ * statement and no alock, stay in the granule's words (no pool entry)
+ * where three cells do not hold them; the verdicts and partners are the
+ * entries', as vc's. A fifth reader, or readers from two statements, go to
+ * the pool as before. */
+CASE(goldilocks_readers_run) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T[5];
+    for (int i = 0; i < 5; i++)
+        T[i] = thr_new();
+    char *x = var(8), *y = var(8), *z = var(8), *u = var(8), *v = var(8);
+    wr(1, T0, x); wr(2, T0, y); wr(3, T0, z); wr(4, T0, u);   /* v: never written (a run without W) */
+    for (int i = 0; i < 5; i++)
+        fork_(5, T0, T[i]);
+    uint64_t ent0 = stat_of("goldilocks.entries_live"), ex0 = stat_of("goldilocks.packed_expansions");
+    for (int i = 0; i < 4; i++) {   /* one statement of each of four threads, twice (the second: kept) */
+        rd(10, T[i], x); rd(10, T[i], x);
+        rd(11, T[i], y);
+        rd(12, T[i], v);
+    }
+    EXPECT_EQ(gls_log.n, 0);
+    EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0);   /* x, y, v: runs of four readers */
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
+    for (int i = 0; i < 5; i++)    /* z: five readers; u: four readers, two statements */
+        rd(13, T[i], z);
+    for (int i = 0; i < 4; i++)
+        rd(14 + (i & 1), T[i], u);
+    EXPECT_EQ(gls_log.n, 0);
+    EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0 + 2);
+    wr(20, T[4], x);   /* T[4] synchronised with no reader: a race with each */
+    wr(21, T0, v);     /* after the forks, not the reads: the same */
+    wr(22, T0, z);
+    const int wl[3] = { 20, 21, 22 }, rl[3] = { 10, 12, 13 }, n[3] = { 4, 4, 5 };
+    for (int k = 0; k < 3; k++) {
+        EXPECT_EQ(races_at(&gls_log, wl[k]), n[k]);
+        EXPECT_EQ(races_at(&vc_log, wl[k]), n[k]);
+        unsigned seen = 0;
+        for (int i = 0; i < gls_log.n; i++)
+            if (gls_log.r[i].label == wl[k]) {
+                EXPECT(!gls_log.r[i].prev_write && gls_log.r[i].prev_pc == (uintptr_t)0x1000 + rl[k]);
+                seen |= 1u << gls_log.r[i].prev_tid;
+            }
+        for (int i = 0; i < n[k]; i++)
+            EXPECT(seen >> T[i]->tid & 1);
+    }
+    /* y: every reader joined first, so ordered before T0's write */
+    for (int i = 0; i < 5; i++) {
+        exit_(30, T[i]);
+        join_(31, T0, T[i]);
+    }
+    int before = gls_log.n;
+    wr(32, T0, y);
+    EXPECT_EQ(gls_log.n, before);
+    EXPECT_EQ(races_at(&vc_log, 32), 0);
+    end();
+}
+
 /* Half records: one thread's accesses of a granule's two 4-byte halves in
  * different epochs keep a history per half, inline (no entry, no cell);
  * each half races or not by its own history, and the record is ordinary
@@ -1388,6 +1445,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_any_compression_joining);
     RUN(goldilocks_granule_sharing_and_splitting);
     RUN(goldilocks_packed_granules);
+    RUN(goldilocks_readers_run);
     RUN(goldilocks_half_records);
     RUN(goldilocks_read_subsumption);
     RUN(goldilocks_read_moves_past_other_reads);

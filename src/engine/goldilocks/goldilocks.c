@@ -1492,9 +1492,25 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
  * granule's version (pack_kept_fast). The granule is registered like an
  * inline record, in a chunk no later than its oldest pos; BUSY (while an
  * access under the lock may re-register it) tells registry compaction to
- * keep its refs. */
+ * keep its refs.
+ *
+ * Data written by one thread and then read by several (lu's pivot row,
+ * nbody's positions: a W and four R, one per thread) needs more cells than
+ * three. When the entries are at most one W and up to four R, all on the
+ * whole granule and without an alock, and the R share one origin, the
+ * granule holds them as a readers' run instead:
+ *   w[0]      = PACK | RUN | RUN_W? | BUSY? | (readers - 1) << 4 | (registry chunk + 1) << 8
+ *   w[1]      = pos | owner << 48 of the W (0 without RUN_W)
+ *   w[2]      = origin of the W | origin of the R << 32
+ *   w[3 + i]  = pos | owner << 48 of reader i
+ * pack_read decodes it into the same entries, so every rule is unchanged;
+ * the paths that read cells in place (pack_inplace, pack_kept_fast) take
+ * it as its own case. */
 #define GRAN_PACK ((uintptr_t)8)
 #define GRAN_BUSY ((uintptr_t)4)
+#define PACK_RUN ((uintptr_t)64)
+#define PACK_RUN_W ((uintptr_t)128)
+#define PACK_RUN_MAX 4                   /* readers in a run */
 #define PACK_CELLS 3
 #define PACK_MAX (2 * PACK_CELLS)        /* entries in full packed granule */
 #define PACK_POS_BITS 48
@@ -1534,8 +1550,33 @@ GOLDI_INLINE uint64_t cell_b(const struct gls_cent *e) {
            (uint64_t)e->al.mode << 62 | (uint64_t)e->al.rw << 63;
 }
 
+/* A readers' run's entries: its W, if any, then its readers. */
+static GOLDI_NOINLINE uint32_t run_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent *c) {
+    uint32_t readers = ((uint32_t)(w0 >> 4) & 3) + 1, n = 0;
+    uint64_t origins = atomic_load_explicit(&w[2], memory_order_relaxed);
+    if (w0 & PACK_RUN_W) {
+        uint64_t a = atomic_load_explicit(&w[1], memory_order_relaxed);
+        c[n++] = (struct gls_cent){ .pos = a & ((UINT64_C(1) << PACK_POS_BITS) - 1),
+                                    .origin = (goldi_origin_t)origins,
+                                    .owner = (goldi_tid_t)(a >> PACK_POS_BITS),
+                                    .kind = GLS_W,
+                                    .mask = 0xff };
+    }
+    for (uint32_t i = 0; i < readers; i++) {
+        uint64_t a = atomic_load_explicit(&w[3 + i], memory_order_relaxed);
+        c[n++] = (struct gls_cent){ .pos = a & ((UINT64_C(1) << PACK_POS_BITS) - 1),
+                                    .origin = (goldi_origin_t)(origins >> 32),
+                                    .owner = (goldi_tid_t)(a >> PACK_POS_BITS),
+                                    .kind = GLS_R,
+                                    .mask = 0xff };
+    }
+    return n;
+}
+
 /* The cells' entries c[0..n) (c has room for PACK_MAX). */
 static uint32_t pack_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent *c) {
+    if (w0 & PACK_RUN)
+        return run_read(w, w0, c);
     uint32_t cells = (uint32_t)(w0 >> 4) & 3, n = 0;
     for (uint32_t i = 0; i < cells; i++) {
         uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
@@ -1559,9 +1600,47 @@ GOLDI_INLINE bool pack_pairs(const struct gls_cent *lo, const struct gls_cent *h
            !lo->al.id && !hi->al.id && lo->pos == hi->pos && d >= -PACK_DELTA_LIMIT && d < PACK_DELTA_LIMIT;
 }
 
-/* Stores entries c[0..n) (each pack_fits) as cells registered in chunk
- * reg - 1, w[0] last (clearing BUSY), if they fit in PACK_CELLS cells;
+/* Stores entries c[0..n) (each pack_fits) as a readers' run registered in
+ * chunk reg - 1, w[0] last, if they are one (the comment above PACK_RUN);
  * false (nothing written) if not. Caller holds the granule lock. */
+static GOLDI_NOINLINE bool run_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
+    uint64_t wa = 0, origins = 0, ra[PACK_RUN_MAX];
+    uint32_t readers = 0;
+    bool have_w = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct gls_cent *e = &c[i];
+        if (e->mask != 0xff || e->al.id || e->al.mode || e->al.rw)
+            return false;
+        if (e->kind == GLS_W) {
+            if (have_w)
+                return false;
+            have_w = true;
+            wa = cell_a(e);
+            origins |= e->origin;
+        } else {
+            if (readers == PACK_RUN_MAX || (readers && e->origin != (goldi_origin_t)(origins >> 32)))
+                return false;
+            origins |= (uint64_t)e->origin << 32;
+            ra[readers++] = cell_a(e);
+        }
+    }
+    if (!readers)
+        return false;
+    atomic_store_explicit(&w[1], wa, memory_order_relaxed);
+    atomic_store_explicit(&w[2], origins, memory_order_relaxed);
+    for (uint32_t i = 0; i < PACK_RUN_MAX; i++)
+        atomic_store_explicit(&w[3 + i], i < readers ? ra[i] : 0, memory_order_relaxed);
+    atomic_store_explicit(&w[0],
+                          GRAN_PACK | PACK_RUN | (have_w ? PACK_RUN_W : 0) | (uintptr_t)(readers - 1) << 4 |
+                              (uintptr_t)reg << 8,
+                          memory_order_release);
+    return true;
+}
+
+/* Stores entries c[0..n) (each pack_fits) as cells registered in chunk
+ * reg - 1, w[0] last (clearing BUSY), if they fit in PACK_CELLS cells or a
+ * readers' run; false (nothing written) if not. Caller holds the granule
+ * lock. */
 static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
     uint64_t cw[2 * PACK_CELLS] = { 0 };
     uint32_t used = 0, cells = 0;   /* bit i: c[i] went into a DUAL cell with an earlier one */
@@ -1569,7 +1648,7 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_
         if (used >> i & 1)
             continue;
         if (cells == PACK_CELLS)
-            return false;
+            return run_store(w, c, n, reg);
         /* Pairs are looked for only when the entries do not fit one per
          * cell: the two encodings stand for the same entries. */
         uint32_t j = n <= PACK_CELLS ? n : i + 1;
@@ -1641,7 +1720,7 @@ static void pack_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_wo
     if (!k) {
         gran_wipe(w);
     } else if (!pack_store(w, c, k, pack_reg(w0))) {
-        pack_expand_cells(g, ts, w, base, c, k);   /* (fewer bytes never need more cells; kept for safety) */
+        pack_expand_cells(g, ts, w, base, c, k);   /* (a run whose bytes are partly cleared is no run) */
     }
 }
 
@@ -2959,8 +3038,8 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     uint64_t epoch = ts->epoch_pos;
     goldi_tid_t t = thr->tid;
-    if (!pack_is(w0) || (epoch >> GLS_CHUNK_BITS) + 1 < pack_reg(w0) || epoch >> PACK_POS_BITS ||
-        t >= PACK_OWNER_LIMIT)
+    if (!pack_is(w0) || (w0 & PACK_RUN) || (epoch >> GLS_CHUNK_BITS) + 1 < pack_reg(w0) ||
+        epoch >> PACK_POS_BITS || t >= PACK_OWNER_LIMIT)
         return false;
     uint8_t kind = write ? GLS_W : GLS_R;
     uint32_t cells = (uint32_t)(w0 >> 4) & 3, k = 0, n_own = 0;
@@ -3548,6 +3627,28 @@ GOLDI_INLINE bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, gol
     return atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) == v1;
 }
 
+/* pack_kept_fast for a readers' run (v1: the version read before w0): a
+ * read by a reader whose R is from its epoch (the R covers the granule and
+ * has no alock: kept if t would pick none now). A write never is: the run
+ * holds a reader, which a write drops. */
+static GOLDI_NOINLINE bool run_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w,
+                                         uint64_t v1, uintptr_t w0, bool write) {
+    if (write)
+        return false;
+    uint32_t readers = ((uint32_t)(w0 >> 4) & 3) + 1;
+    uint64_t mine = 0;
+    for (uint32_t i = 0; i < readers; i++) {
+        uint64_t a = atomic_load_explicit(&w[3 + i], memory_order_relaxed);
+        if ((goldi_tid_t)(a >> PACK_POS_BITS) == thr->tid)
+            mine = a;
+    }
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) != v1 || !mine ||
+        (mine & ((UINT64_C(1) << PACK_POS_BITS) - 1)) < ts->epoch_pos)
+        return false;
+    return alock_unchanged(thr, 0, 0, 0);
+}
+
 /* kept_fast for a packed granule: the cells are read as numbers under the
  * granule's version (a consistent copy or none), and the same rule decides:
  * t's cell of the access's kind covers the bytes, is from t's epoch, has the
@@ -3558,6 +3659,8 @@ GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     if ((v1 & 1) || !pack_is(w0))
         return false;
+    if (w0 & PACK_RUN)
+        return run_kept_fast(ts, thr, w, v1, w0, write);
     /* Most packed granules an access finds hold no cell of the thread's
      * current epoch (radix's scatter: each pass writes other granules):
      * say so from the cells' first words alone. (An answer of false needs
