@@ -14,6 +14,11 @@ void goldi_os_discard(void *p, size_t n);
 /* Commits the pages of [p, p+n) for writing now (MADV_POPULATE_WRITE);
  * false where the kernel lacks it (before Linux 5.14) or refuses. */
 bool goldi_os_populate(void *p, size_t n);
+/* mincore(2): vec[i] & 1 says whether page i of [p, p+n) (p page-aligned)
+ * is in memory; false on failure. */
+bool goldi_os_resident(void *p, size_t n, unsigned char *vec);
+/* Whether the system has swap space now (sysinfo(2)); true if unknown. */
+bool goldi_os_has_swap(void);
 long goldi_os_write(int fd, const void *buf, size_t n);
 /* open(2) for appending/creating a log file; returns fd or -errno. */
 int goldi_os_open_log(const char *path);

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +36,11 @@ void goldi_os_discard(void *p, size_t n) { syscall(SYS_madvise, p, n, MADV_DONTN
 #define MADV_POPULATE_WRITE 23
 #endif
 bool goldi_os_populate(void *p, size_t n) { return syscall(SYS_madvise, p, n, MADV_POPULATE_WRITE) == 0; }
+bool goldi_os_resident(void *p, size_t n, unsigned char *vec) { return syscall(SYS_mincore, p, n, vec) == 0; }
+bool goldi_os_has_swap(void) {
+    struct sysinfo si;
+    return syscall(SYS_sysinfo, &si) != 0 || si.totalswap != 0;
+}
 
 long goldi_os_write(int fd, const void *buf, size_t n) {
     const char *b = buf;

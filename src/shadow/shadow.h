@@ -75,7 +75,9 @@ GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t ad
  * MADV_POPULATE_WRITE (before Linux 5.14). */
 void goldi_shadow_will_write(unsigned plane, uintptr_t addr);
 /* Calls fn(ctx, addr, word) for every non-zero word in [addr, addr+n), with
- * the granule lock of addr held; skips absent leaves quickly. fn may clear it. */
+ * the granule lock of addr held; skips absent leaves quickly, and over a
+ * long range the shadow pages never brought in (shadow.c: reading them
+ * would commit them). fn may clear it. */
 void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
                            void (*fn)(void *ctx, uintptr_t addr, goldi_shadow_word_t *w), void *ctx);
 
