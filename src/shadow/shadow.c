@@ -136,10 +136,17 @@ static bool page_maybe_written(struct page_skip *ps, const goldi_shadow_word_t *
     return ps->vec[(page - ps->base) / PAGE_BYTES] & 1;
 }
 
-/* The application address just past the part of w's shadow page at addr. */
-static uintptr_t page_app_end(uintptr_t addr, const goldi_shadow_word_t *w) {
+/* Where a walk at addr (shadow w; its part in this leaf ends at leaf_end)
+ * goes on: addr, or the end of w's page if that page was never brought in.
+ * Asked at each page's first granule (and at the walk's first). */
+static uintptr_t skip_untouched(struct page_skip *ps, uintptr_t addr, const goldi_shadow_word_t *w,
+                                uintptr_t leaf_end) {
+    if (!ps->on || (((uintptr_t)w & (PAGE_BYTES - 1)) >= GOLDI_GRANULE * sizeof *w && ps->base) ||
+        page_maybe_written(ps, w, w + (leaf_end - addr)))
+        return addr;
     uintptr_t page_end = ((uintptr_t)w | (PAGE_BYTES - 1)) + 1;
-    return addr + (page_end - (uintptr_t)w) / sizeof(goldi_shadow_word_t);
+    uintptr_t next = addr + (page_end - (uintptr_t)w) / sizeof *w;   /* (one word a byte) */
+    return next < leaf_end ? next : leaf_end;
 }
 
 void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
@@ -156,17 +163,12 @@ void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
             addr = leaf_end;
             continue;
         }
-        const goldi_shadow_word_t *limit = w + (leaf_end - addr);
         while (addr < leaf_end) {
-            if (!((uintptr_t)w & (PAGE_BYTES - 1) & ~(uintptr_t)(GOLDI_GRANULE * sizeof *w - 1)) ||
-                !ps.base) {   /* (a page's first granule, or the walk's first) */
-                if (!page_maybe_written(&ps, w, limit)) {
-                    uintptr_t next = page_app_end(addr, w);
-                    next = next < leaf_end ? next : leaf_end;
-                    w += next - addr;
-                    addr = next;
-                    continue;
-                }
+            uintptr_t next = skip_untouched(&ps, addr, w, leaf_end);
+            if (next != addr) {
+                w += next - addr;
+                addr = next;
+                continue;
             }
             uintptr_t gend = (addr | (GOLDI_GRANULE - 1)) + 1;
             if (gend > leaf_end)
@@ -198,13 +200,11 @@ void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
     while (addr < end) {
         uintptr_t leaf_end = leaf_part_end(addr, end);
         goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
-        const goldi_shadow_word_t *limit = w ? w + (leaf_end - addr) : NULL;
-        for (; w && addr < leaf_end; addr += GOLDI_GRANULE, w += GOLDI_GRANULE) {
-            if ((!((uintptr_t)w & (PAGE_BYTES - 1)) || !ps.base) && !page_maybe_written(&ps, w, limit)) {
-                uintptr_t next = page_app_end(addr, w);   /* (granule-aligned: a page holds whole granules) */
-                next = next < leaf_end ? next : leaf_end;
-                w += next - addr - GOLDI_GRANULE;
-                addr = next - GOLDI_GRANULE;
+        while (w && addr < leaf_end) {
+            uintptr_t next = skip_untouched(&ps, addr, w, leaf_end);
+            if (next != addr) {
+                w += next - addr;
+                addr = next;
                 continue;
             }
             uintptr_t any = 0;
@@ -212,6 +212,8 @@ void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
                 any |= atomic_load_explicit(&w[i], memory_order_relaxed);
             if (any)
                 fn(ctx, addr, w);
+            addr += GOLDI_GRANULE;
+            w += GOLDI_GRANULE;
         }
         addr = leaf_end;
     }
