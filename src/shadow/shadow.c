@@ -44,7 +44,14 @@ unsigned goldi_shadow_plane_new(void) {
 #define LEAF_BLOCKS (LEAF_SIZE / BLOCK_WORDS)
 #define BLOCK_PAGES 16u               /* 4 KiB shadow pages per block (bits of its mask) */
 #define DENSE_PAGES 4                 /* pages seen before a block is committed */
-#define LEAF_BYTES (sizeof(goldi_shadow_word_t) * LEAF_SIZE + sizeof(uint16_t) * LEAF_BLOCKS)
+/* After the masks, one word: non-zero once some of the leaf's pages were
+ * given back (goldi_shadow_discard). */
+#define LEAF_GONE_OFF (sizeof(goldi_shadow_word_t) * LEAF_SIZE + sizeof(uint16_t) * LEAF_BLOCKS)
+#define LEAF_BYTES (LEAF_GONE_OFF + sizeof(uint64_t))
+
+GOLDI_INLINE _Atomic uint64_t *leaf_gone(goldi_shadow_word_t *leaf) {
+    return (_Atomic uint64_t *)((char *)leaf + LEAF_GONE_OFF);
+}
 
 goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr) {
     goldi_shadow_leaf_ptr *slot = goldi_shadow_dir_slot(plane, addr);
@@ -217,6 +224,68 @@ void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
         }
         addr = leaf_end;
     }
+}
+
+uintptr_t goldi_shadow_next_recorded(uintptr_t addr, uintptr_t end) {
+    unsigned planes = __atomic_load_n(&n_planes, __ATOMIC_ACQUIRE);
+    while (addr < end) {
+        for (unsigned p = 0; p < planes; p++)
+            if (atomic_load_explicit(goldi_shadow_dir_slot(p, addr), memory_order_acquire))
+                return addr;
+        addr = leaf_part_end(addr, end);
+    }
+    return end;
+}
+
+void goldi_shadow_discard(uintptr_t addr, size_t n) {
+    uintptr_t end = addr + n;
+    if (end < addr)
+        end = UINTPTR_MAX;
+    if (goldi_os_has_swap())
+        return;   /* (goldi_shadow_gone could not tell a page given back from one swapped out) */
+    unsigned planes = __atomic_load_n(&n_planes, __ATOMIC_ACQUIRE);
+    for (uintptr_t a = addr; a < end;) {
+        uintptr_t leaf_end = leaf_part_end(a, end);
+        for (unsigned p = 0; p < planes; p++) {
+            goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(p, a), memory_order_acquire);
+            if (!leaf)
+                continue;
+            /* the whole shadow pages of [a, leaf_end): one word a byte */
+            uintptr_t i = goldi_shadow_leaf_slot(a), j = leaf_end - a + i;
+            uintptr_t lo = ((uintptr_t)&leaf[i] + PAGE_BYTES - 1) & ~(uintptr_t)(PAGE_BYTES - 1);
+            uintptr_t hi = (uintptr_t)&leaf[j] & ~(uintptr_t)(PAGE_BYTES - 1);
+            if (hi <= lo)
+                continue;
+            atomic_store_explicit(leaf_gone(leaf), 1, memory_order_relaxed);
+            goldi_os_discard((void *)lo, hi - lo);
+            /* The blocks given back whole count their pages again
+             * (goldi_shadow_will_write). */
+            _Atomic uint16_t *seen = (_Atomic uint16_t *)(leaf + LEAF_SIZE);
+            for (uintptr_t b = (i + BLOCK_WORDS - 1) / BLOCK_WORDS; (b + 1) * BLOCK_WORDS <= j; b++)
+                atomic_store_explicit(&seen[b], 0, memory_order_relaxed);
+        }
+        a = leaf_end;
+    }
+}
+
+bool goldi_shadow_gone_slow(struct goldi_shadow_probe *pr, goldi_shadow_word_t *leaf, const goldi_shadow_word_t *w) {
+    if (!atomic_load_explicit(leaf_gone(leaf), memory_order_relaxed))
+        return false;
+    uintptr_t page = (uintptr_t)w & ~(uintptr_t)(PAGE_BYTES - 1);
+    if (page < pr->base || page >= pr->top) {
+        uintptr_t end = page + sizeof pr->vec * PAGE_BYTES, leaf_end = (uintptr_t)(leaf + LEAF_SIZE);
+        if (end > leaf_end)
+            end = leaf_end;
+        if (!goldi_os_resident((void *)page, end - page, pr->vec))
+            return false;
+        pr->base = page;
+        pr->top = end;
+    }
+    if (pr->vec[(page - pr->base) / PAGE_BYTES] & 1)
+        return false;
+    if (pr->swap < 0)
+        pr->swap = goldi_os_has_swap();
+    return !pr->swap;
 }
 
 size_t goldi_shadow_bytes_mapped(void) {

@@ -88,6 +88,43 @@ void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
 void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
                                    void (*fn)(void *ctx, uintptr_t base, goldi_shadow_word_t *w), void *ctx);
 
+/* The first address of [addr, end) whose leaf exists in some plane (an
+ * engine or the synchronisation objects may have state there), else end:
+ * the rest of [addr, end) holds no state anywhere. */
+uintptr_t goldi_shadow_next_recorded(uintptr_t addr, uintptr_t end);
+
+/* Gives the shadow pages of [addr, addr+n), in every plane, back to the
+ * system (they read as zeros again): for memory that is gone (munmap),
+ * after every plane's owner cleared its state there. Only whole pages
+ * (512 bytes of memory each) go; a thread still accessing the range races
+ * with its unmapping and may see its state cleared. */
+void goldi_shadow_discard(uintptr_t addr, size_t n);
+
+/* Is the shadow of the granule at addr (plane) known to hold only zeros
+ * because its page was given back (goldi_shadow_discard) and not brought
+ * in since? Then reading it would bring a page in for nothing (on kernels
+ * without a shared zero page, a page of memory): a walk over stale
+ * references to memory that is gone asks first. Answers false at once
+ * unless the leaf had pages given back; pr keeps the residency of the 256
+ * shadow pages last asked about (one mincore for a MiB of shadow) and
+ * whether the system swaps (then nothing is known). */
+struct goldi_shadow_probe {
+    uintptr_t base, top;       /* the shadow pages vec describes */
+    int swap;                  /* -1: not asked yet */
+    unsigned char vec[256];
+};
+/* (vec is filled before it is read: initialising it would be a memset,
+ * which the runtime must not call) */
+GOLDI_INLINE void goldi_shadow_probe_init(struct goldi_shadow_probe *pr) {
+    pr->base = pr->top = 0;
+    pr->swap = -1;
+}
+bool goldi_shadow_gone_slow(struct goldi_shadow_probe *pr, goldi_shadow_word_t *leaf, const goldi_shadow_word_t *w);
+GOLDI_INLINE bool goldi_shadow_gone(struct goldi_shadow_probe *pr, unsigned plane, uintptr_t addr) {
+    goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(plane, addr), memory_order_acquire);
+    return !leaf || goldi_shadow_gone_slow(pr, leaf, &leaf[goldi_shadow_leaf_slot(addr)]);
+}
+
 /* Bytes of shadow leaves and nodes mapped so far (all planes). */
 size_t goldi_shadow_bytes_mapped(void);
 

@@ -1084,8 +1084,8 @@ static uint32_t runs_index(uintptr_t a) {
         return RUNS_LOW + (uint32_t)((a - runs_base_hi) / 8);
     return RUNS_SPAN;
 }
-static bool runs_registered(void *ctx, uintptr_t addr, uint64_t c) {
-    (void)ctx, (void)c;
+static bool runs_registered(void *ctx, struct goldi_shadow_probe *pr, uintptr_t addr, uint64_t c) {
+    (void)ctx, (void)pr, (void)c;
     uint32_t g = runs_index(addr);
     return g < RUNS_SPAN && runs_state[g] == 1;
 }

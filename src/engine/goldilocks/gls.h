@@ -7,6 +7,7 @@
 
 #include "../engine.h"
 #include "../../base/spinlock.h"
+#include "../../shadow/shadow.h"
 
 /* --- tokens ------------------------------------------------------------------
  * A token is one uint64:
@@ -206,8 +207,9 @@ struct gls_slot {
 struct gls_list {
     _Atomic uint64_t tail;       /* next cell id to reserve */
     /* Is the granule ref of addr still registered in chunk c? (registry
-     * compaction drops refs for which this says no; NULL = always yes) */
-    bool (*granule_registered)(void *ctx, uintptr_t addr, uint64_t c);
+     * compaction drops refs for which this says no; NULL = always yes; pr:
+     * the compaction's residency answers, goldi_shadow_gone) */
+    bool (*granule_registered)(void *ctx, struct goldi_shadow_probe *pr, uintptr_t addr, uint64_t c);
     void *granule_ctx;
     _Atomic uint64_t oldest;     /* oldest chunk not freed; cells below are gone */
     _Atomic uint64_t bytes_live, bytes_peak, chunks_live;   /* cell chunks only */

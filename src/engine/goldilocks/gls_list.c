@@ -143,8 +143,8 @@ static bool ref_stale(const struct gls_ref *r, uint64_t c) {
            (atomic_load_explicit(&r->e->pos, memory_order_relaxed) >> GLS_CHUNK_BITS) > c;
 }
 
-static bool gran_stale(const struct gls_list *l, uintptr_t addr, uint64_t c) {
-    return l->granule_registered && !l->granule_registered(l->granule_ctx, addr, c);
+static bool gran_stale(const struct gls_list *l, struct goldi_shadow_probe *pr, uintptr_t addr, uint64_t c) {
+    return l->granule_registered && !l->granule_registered(l->granule_ctx, pr, addr, c);
 }
 
 /* After a compaction left n of cap slots in use: grows the array (elem
@@ -265,6 +265,8 @@ static void runs_sort(uintptr_t *g, uint32_t n) {
 static void gran_compact(struct gls_list *l, struct gls_reg *s, uint64_t c) {
     uintptr_t *g = s->gran;
     uint32_t n = s->n_gran;
+    struct goldi_shadow_probe pr;
+    goldi_shadow_probe_init(&pr);
     runs_sort(g, n);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -277,7 +279,7 @@ static void gran_compact(struct gls_list *l, struct gls_reg *s, uint64_t c) {
                 continue;
             }
         }
-        if (run_length(g[i]) == 1 && gran_stale(l, a, c))
+        if (run_length(g[i]) == 1 && gran_stale(l, &pr, a, c))
             continue;
         g[k++] = g[i];
     }

@@ -1728,11 +1728,11 @@ static void pack_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_wo
  * needed: an inline granule registered there, or any granule with entries
  * (entries expanded from an inline record rely on the ref until they are
  * registered themselves). Unsure answers say yes: a stale ref costs a look. */
-static bool inl_registered(void *ctx, uintptr_t addr, uint64_t c) {
+static bool inl_registered(void *ctx, struct goldi_shadow_probe *pr, uintptr_t addr, uint64_t c) {
     struct gls_engine *g = ctx;
-    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
-    if (!w)
+    if (goldi_shadow_gone(pr, g->env.plane, addr))
         return false;
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_acquire);
     if (inl_is(w0))
         return (w0 & GRAN_LOCK) || inl_reg(w0, atomic_load_explicit(&w[4], memory_order_relaxed)) == c + 1;
@@ -4766,9 +4766,11 @@ static void gc_install(struct gls_engine *g) {
  * of such a granule with a pos inside them joins the entry refs (entries
  * expanded by another thread while their chunk was closed are registered
  * nowhere else). An entry listed twice is installed once (seq check). */
-static void gc_granule(struct gls_engine *g, uintptr_t a, uint64_t c0, uint64_t c1);
+static void gc_granule(struct gls_engine *g, struct goldi_shadow_probe *pr, uintptr_t a, uint64_t c0, uint64_t c1);
 static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
     struct gls_gc_scratch *sc = g->gc_scratch;
+    struct goldi_shadow_probe pr;
+    goldi_shadow_probe_init(&pr);
     uint32_t n_refs = sc->n_refs;
     for (uint32_t i = 0; i < n_refs; i++) {
         /* Each run's first shadow line is a miss (the lock word is
@@ -4783,16 +4785,16 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
             continue;
         uintptr_t a = gls_ref_granule(&sc->refs[i]);
         for (uint32_t k = gls_ref_granules(&sc->refs[i]); k > 0; k--, a += GOLDI_GRANULE)
-            gc_granule(g, a, c0, c1);   /* (sc->refs may move: the run was read first) */
+            gc_granule(g, &pr, a, c0, c1);   /* (sc->refs may move: the run was read first) */
     }
 }
 
-static void gc_granule(struct gls_engine *g, uintptr_t a, uint64_t c0, uint64_t c1) {
+static void gc_granule(struct gls_engine *g, struct goldi_shadow_probe *pr, uintptr_t a, uint64_t c0, uint64_t c1) {
     struct gls_gc_scratch *sc = g->gc_scratch;
     sc->n_grans++;
+    if (goldi_shadow_gone(pr, g->env.plane, a))
+        return;   /* a stale ref to memory that is gone (munmap): nothing there, and its lock would bring the page in */
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, a);
-    if (!w)
-        return;
     gc_gran_lock(w);
     uintptr_t v = inl_lock(g, w, GOLDI_TID_NONE);
     if (v) {

@@ -54,6 +54,12 @@ void goldi_icpt_sync_reset(uintptr_t addr);
 void goldi_icpt_emit_range(struct goldi_rt_thread *t, enum goldi_event_kind kind, uintptr_t addr,
                            size_t n, uintptr_t pc);
 
+/* ALLOC / FREE events of [a, a+n) (malloc.c), split into pieces that fit
+ * the 32-bit event size: a lifetime starts (returns the origin of its
+ * first piece), or ends with a write of every byte. */
+goldi_origin_t goldi_icpt_emit_alloc(struct goldi_rt_thread *t, uintptr_t a, size_t n, uintptr_t pc);
+void goldi_icpt_emit_free(struct goldi_rt_thread *t, uintptr_t a, size_t n, uintptr_t pc);
+
 /* Heap registry hooks for fork (malloc.c): take / release every stripe lock. */
 void goldi_heap_lock_all(void);
 void goldi_heap_unlock_all(void);

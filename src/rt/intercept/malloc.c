@@ -240,7 +240,7 @@ void goldi_heap_unlock_all(void) {
 /* Sizes in events are 32-bit: huge blocks are described piecewise. */
 #define PIECE ((size_t)1 << 30)
 
-static goldi_origin_t emit_alloc(struct goldi_rt_thread *t, uintptr_t a, size_t n, uintptr_t pc) {
+goldi_origin_t goldi_icpt_emit_alloc(struct goldi_rt_thread *t, uintptr_t a, size_t n, uintptr_t pc) {
     goldi_origin_t origin = 0;
     bool first = true;
     do {
@@ -264,7 +264,7 @@ static goldi_origin_t emit_alloc(struct goldi_rt_thread *t, uintptr_t a, size_t 
     return origin;
 }
 
-static void emit_free(struct goldi_rt_thread *t, uintptr_t a, size_t n, uintptr_t pc) {
+void goldi_icpt_emit_free(struct goldi_rt_thread *t, uintptr_t a, size_t n, uintptr_t pc) {
     while (n) {
         size_t k = n < PIECE ? n : PIECE;
         struct goldi_event ev = {0};
@@ -292,7 +292,7 @@ static void *allocated(void *p, size_t n, uintptr_t pc) {
     struct goldi_rt_thread *t = alloc_thread();
     goldi_origin_t origin = 0;
     if (t)
-        origin = emit_alloc(t, (uintptr_t)p, n, pc);
+        origin = goldi_icpt_emit_alloc(t, (uintptr_t)p, n, pc);
     heap_insert((uintptr_t)p, n, t ? t->thr.tid : GOLDI_TID_NONE, origin);
     return p;
 }
@@ -306,7 +306,7 @@ static void freeing(void *p, uintptr_t pc) {
     if (t && t->in_rt)
         return;   /* runtime-internal block (libdw, ...): holds no program sync objects */
     if (t)
-        emit_free(t, (uintptr_t)p, n, pc);
+        goldi_icpt_emit_free(t, (uintptr_t)p, n, pc);
     if (n && goldi_rt_initialized()) {
         struct goldi_rt_thread *e = goldi_rt_enter();
         goldi_sync_forget_range((uintptr_t)p, n);

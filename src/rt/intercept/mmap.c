@@ -1,0 +1,156 @@
+/* Mapping interceptors: mmap, munmap and mremap end and start lifetimes,
+ * as free and malloc do. Memory unmapped by one thread and mapped again at
+ * the same address by another is new memory: without these, the old
+ * mapping's history stayed in the shadow and its accesses were reported
+ * against the new mapping's (a false race, and its sync objects lived on).
+ *
+ *   mmap:    after it succeeds, ALLOC of the new range (it may also replace
+ *            an old mapping there, MAP_FIXED) and its sync objects dropped;
+ *   munmap:  before the real call, FREE of the range (a write of all of it:
+ *            another thread's access to the mapping not ordered before the
+ *            unmapping is reported, as for free), sync objects dropped;
+ *   mremap:  the bytes that leave the mapping as munmap (before the call),
+ *            the bytes that join it as mmap (after).
+ *
+ * The ranges the program did not map itself are not seen: the C library's
+ * own mappings (malloc's large blocks, thread stacks) go through the
+ * malloc and thread interceptors, and the runtime maps its own memory with
+ * raw system calls. A thread inside the runtime (libdw reading debug
+ * information) passes straight through. */
+#define _GNU_SOURCE
+#include "intercept.h"
+#include "../../shadow/shadow.h"
+
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+GOLDI_REAL_SLOT(mmap);
+GOLDI_REAL_SLOT(munmap);
+GOLDI_REAL_SLOT(mremap);
+
+/* The thread to emit for: none before the runtime is up (nothing was
+ * recorded yet) or inside it. */
+static struct goldi_rt_thread *map_thread(void) {
+    struct goldi_rt_thread *t = goldi_cur;
+    return t && !t->in_rt && goldi_rt_initialized() ? t : NULL;
+}
+
+/* The page-rounded length of [addr, addr+len), 0 if the kernel would refuse
+ * it (an unaligned address, or a length of 0). */
+static size_t page_span(uintptr_t addr, size_t len) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (!len || (addr & (page - 1)) || len > SIZE_MAX - page)
+        return 0;
+    return (len + page - 1) & ~(page - 1);
+}
+
+/* The end of the part of [a, end) whose shadow holds state (some plane has
+ * its leaf), a being the start of such a part (goldi_shadow_next_recorded). */
+static uintptr_t recorded_end(uintptr_t a, uintptr_t end) {
+    const uintptr_t leaf = UINT64_C(1) << GOLDI_SHADOW_LEAF_BITS;
+    while (a < end && goldi_shadow_next_recorded(a, end) == a) {
+        uintptr_t next = (a | (leaf - 1)) + 1;
+        a = next > end || next == 0 ? end : next;
+    }
+    return a;
+}
+
+/* [addr, addr+n) starts (fresh) or ends its lifetime, for the parts that
+ * hold state: the rest has none to check or clear (a reservation of 64 GiB
+ * costs a directory lookup per MiB, not an event per granule). */
+static void lifetime(struct goldi_rt_thread *t, uintptr_t addr, size_t n, bool ends, uintptr_t pc) {
+    uintptr_t end = addr + n;
+    if (!n || end < addr)
+        return;
+    for (uintptr_t a = goldi_shadow_next_recorded(addr, end); a < end; a = goldi_shadow_next_recorded(a, end)) {
+        uintptr_t b = recorded_end(a, end);
+        if (ends)
+            goldi_icpt_emit_free(t, a, b - a, pc);
+        else
+            goldi_icpt_emit_alloc(t, a, b - a, pc);
+        struct goldi_rt_thread *e = goldi_rt_enter();
+        goldi_sync_forget_range(a, b - a);
+        if (ends)
+            goldi_shadow_discard(a, b - a);   /* memory that is gone: its shadow too */
+        goldi_rt_leave(e);
+        a = b;
+    }
+}
+
+/* [addr, addr+n) was just mapped: a fresh lifetime. */
+static void mapped(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc) {
+    lifetime(t, addr, n, false, pc);
+}
+
+/* [addr, addr+n) is about to be unmapped: its lifetime ends. */
+static void unmapping(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc) {
+    lifetime(t, addr, n, true, pc);
+}
+
+static void *real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+    if (GOLDI_UNLIKELY(goldi_real_resolving()))   /* (dlsym itself mapping: not expected) */
+        return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+    return GOLDI_REAL(mmap)(addr, len, prot, flags, fd, off);
+}
+
+static void *do_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off, uintptr_t pc) {
+    void *p = real_mmap(addr, len, prot, flags, fd, off);
+    struct goldi_rt_thread *t;
+    if (p != MAP_FAILED && (t = map_thread()))
+        mapped(t, (uintptr_t)p, page_span((uintptr_t)p, len), pc);
+    return p;
+}
+
+GOLDI_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+    return do_mmap(addr, len, prot, flags, fd, off, GOLDI_CALLER_PC());
+}
+
+GOLDI_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+    return do_mmap(addr, len, prot, flags, fd, off, GOLDI_CALLER_PC());
+}
+
+GOLDI_EXPORT int munmap(void *addr, size_t len) {
+    /* Before the call: once the range is unmapped another thread may map
+     * it and use it, and its history must not be the one cleared. A range
+     * the kernel refuses (page_span 0) changes nothing. */
+    struct goldi_rt_thread *t = map_thread();
+    if (t)
+        unmapping(t, (uintptr_t)addr, page_span((uintptr_t)addr, len), GOLDI_CALLER_PC());
+    if (GOLDI_UNLIKELY(goldi_real_resolving()))
+        return (int)syscall(SYS_munmap, addr, len);
+    return GOLDI_REAL(munmap)(addr, len);
+}
+
+GOLDI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...) {
+    void *want = NULL;
+    if (flags & MREMAP_FIXED) {
+        va_list ap;
+        va_start(ap, flags);
+        want = va_arg(ap, void *);
+        va_end(ap);
+    }
+    uintptr_t pc = GOLDI_CALLER_PC(), o = (uintptr_t)old;
+    struct goldi_rt_thread *t = map_thread();
+    size_t olds = page_span(o, old_len), news = page_span(o, new_len);
+    /* A shrink in place drops the tail: it ends before the call, as munmap. */
+    if (t && olds && news && news < olds && !(flags & MREMAP_FIXED))
+        unmapping(t, o + news, olds - news, pc);
+    void *p = (flags & MREMAP_FIXED) ? GOLDI_REAL(mremap)(old, old_len, new_len, flags, want)
+                                     : GOLDI_REAL(mremap)(old, old_len, new_len, flags);
+    if (p == MAP_FAILED || !t || !olds || !news)
+        return p;
+    uintptr_t q = (uintptr_t)p;
+    if (q == o && news > olds) {
+        mapped(t, o + olds, news - olds, pc);   /* grown in place */
+    } else if (q != o) {
+        /* Moved, which is known only now: the old range is new memory too
+         * (gone, or zero pages under MREMAP_DONTUNMAP). Should another
+         * thread map it and use it before this line, that use's history is
+         * cleared: a race missed in that window, never a false one. */
+        mapped(t, o, olds, pc);
+        mapped(t, q, news, pc);
+    }
+    return p;
+}
