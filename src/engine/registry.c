@@ -39,6 +39,7 @@ struct goldi_sink *goldi_engine_start(const struct goldi_engine_ops *ops,
     struct goldi_sink *sink = goldi_alloc(sizeof *sink);
     sink->name = ops->name;
     sink->index = env.index;
+    sink->plane = env.plane;
     ops->create(&env, sink);
     goldi_dispatch_attach(sink);
     return sink;

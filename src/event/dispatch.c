@@ -69,10 +69,7 @@ static void barrier_generation(const struct goldi_event *ev) {
     goldi_spin_unlock(&o->lock);
 }
 
-static void dispatch_access(const struct goldi_event *ev) {
-    uintptr_t a = ev->addr, end = ev->addr + ev->size;
-    if (end < a)
-        end = UINTPTR_MAX;
+static void dispatch_pieces(const struct goldi_event *ev, uintptr_t a, uintptr_t end) {
     while (a < end) {
         uintptr_t gend = goldi_granule_piece_end(a, end);
         goldi_spinlock_t *lk = striped_locks ? goldi_granule_lock(a) : NULL;
@@ -85,6 +82,28 @@ static void dispatch_access(const struct goldi_event *ev) {
             goldi_spin_unlock(lk);
         a = gend;
     }
+}
+
+/* A whole granule of a sparse FREE that holds state in the only sink's
+ * plane (goldi_shadow_for_each_granule). */
+static void free_granule(void *ctx, uintptr_t base, goldi_shadow_word_t *w) {
+    (void)w;
+    dispatch_pieces(ctx, base, base + GOLDI_GRANULE);
+}
+
+static void dispatch_access(const struct goldi_event *ev) {
+    uintptr_t a = ev->addr, end = ev->addr + ev->size;
+    if (end < a)
+        end = UINTPTR_MAX;
+    const uintptr_t G = GOLDI_GRANULE;
+    uintptr_t lo = (a + G - 1) & ~(G - 1), hi = end & ~(G - 1);   /* whole granules [lo, hi) */
+    if (ev->kind != GOLDI_EV_FREE || n_sinks != 1 || !sinks[0]->free_sparse || lo >= hi || lo < a) {
+        dispatch_pieces(ev, a, end);
+        return;
+    }
+    dispatch_pieces(ev, a, lo);
+    goldi_shadow_for_each_granule(sinks[0]->plane, lo, hi - lo, free_granule, (void *)ev);
+    dispatch_pieces(ev, hi, end);
 }
 
 /* Does atomic read ev read its own thread's plain store (OWN_STORE, hb.c)?

@@ -312,6 +312,13 @@ struct goldi_sink {
     /* on_access serialises the accesses to a granule by a lock of its own:
      * the dispatcher takes no striped lock when every sink says so. */
     bool own_granule_locks;
+    /* on_access of a FREE piece finds nothing to check and records nothing
+     * where every word of the granule in the sink's plane is 0: the
+     * dispatcher then sends a FREE of many granules to the granules with
+     * state only (a big block's free cost its size in time, and its shadow
+     * in memory: the granule locks' versions). */
+    bool free_sparse;
+    unsigned plane;              /* the sink's shadow plane (set by goldi_engine_start) */
     /* Optional shortcut for a plain READ/WRITE [addr, addr+size) within at
      * most two granules, tried by the runtime before it builds an event, and
      * only while this sink is the only one attached (no other sink needs the

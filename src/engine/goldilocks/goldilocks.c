@@ -5344,6 +5344,7 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     g->list->granule_ctx = g;
     sink->on_access = gls_on_access;
     sink->own_granule_locks = true;
+    sink->free_sparse = true;   /* (access_piece: a FREE of a granule without state is a no-op) */
     sink->on_access_fast = gls_on_access_fast;
     sink->on_event = gls_on_event;
     sink->on_atomic = gls_on_atomic;

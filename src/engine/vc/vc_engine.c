@@ -438,6 +438,7 @@ static void vcd_create(const struct goldi_engine_env *env, struct goldi_sink *si
     d->env = *env;
     sink->self = d;
     sink->on_access = vcd_on_access;
+    sink->free_sparse = true;   /* (a FREE of a byte without a record does nothing) */
     sink->on_event = vcd_on_event;
     sink->on_thr_free = vcd_on_thr_free;
 }
