@@ -3929,8 +3929,8 @@ GOLDI_INLINE void prefetch_pointee(uintptr_t addr) {
     if ((v & 7) || v - 0x10000 >= (UINT64_C(1) << 47) - 0x10000)
         return;
     goldi_shadow_word_t *pw = goldi_shadow_word_if_present(fast_plane, v);
-    __builtin_prefetch((const void *)v);
-    if (pw) {
+    if (pw) {   /* (memory with state around it: a count that passed the test is not fetched) */
+        __builtin_prefetch((const void *)v);
         __builtin_prefetch(pw);
         prefetch_next_granule(pw, false);
     }
