@@ -242,7 +242,7 @@ void goldi_shadow_discard(uintptr_t addr, size_t n) {
     if (end < addr)
         end = UINTPTR_MAX;
     if (goldi_os_has_swap())
-        return;   /* (goldi_shadow_gone could not tell a page given back from one swapped out) */
+        return;   /* (goldi_shadow_word_if_kept could not tell a page given back from one swapped out) */
     unsigned planes = __atomic_load_n(&n_planes, __ATOMIC_ACQUIRE);
     for (uintptr_t a = addr; a < end;) {
         uintptr_t leaf_end = leaf_part_end(a, end);

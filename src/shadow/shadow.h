@@ -100,14 +100,14 @@ uintptr_t goldi_shadow_next_recorded(uintptr_t addr, uintptr_t end);
  * with its unmapping and may see its state cleared. */
 void goldi_shadow_discard(uintptr_t addr, size_t n);
 
-/* Is the shadow of the granule at addr (plane) known to hold only zeros
- * because its page was given back (goldi_shadow_discard) and not brought
- * in since? Then reading it would bring a page in for nothing (on kernels
- * without a shared zero page, a page of memory): a walk over stale
- * references to memory that is gone asks first. Answers false at once
- * unless the leaf had pages given back; pr keeps the residency of the 256
- * shadow pages last asked about (one mincore for a MiB of shadow) and
- * whether the system swaps (then nothing is known). */
+/* goldi_shadow_word_if_present for a walk over stale references to memory
+ * that may be gone: NULL also where the word's page was given back
+ * (goldi_shadow_discard) and not brought in since, so it holds only zeros
+ * and reading it would bring a page in for nothing (on kernels without a
+ * shared zero page, a page of memory). Costs the lookup alone unless the
+ * leaf had pages given back; pr keeps the residency of the 256 shadow
+ * pages last asked about (one mincore for a MiB of shadow) and whether the
+ * system swaps (then nothing is known, and the word is returned). */
 struct goldi_shadow_probe {
     uintptr_t base, top;       /* the shadow pages vec describes */
     int swap;                  /* -1: not asked yet */
@@ -120,9 +120,13 @@ GOLDI_INLINE void goldi_shadow_probe_init(struct goldi_shadow_probe *pr) {
     pr->swap = -1;
 }
 bool goldi_shadow_gone_slow(struct goldi_shadow_probe *pr, goldi_shadow_word_t *leaf, const goldi_shadow_word_t *w);
-GOLDI_INLINE bool goldi_shadow_gone(struct goldi_shadow_probe *pr, unsigned plane, uintptr_t addr) {
+GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word_if_kept(struct goldi_shadow_probe *pr, unsigned plane,
+                                                            uintptr_t addr) {
     goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(plane, addr), memory_order_acquire);
-    return !leaf || goldi_shadow_gone_slow(pr, leaf, &leaf[goldi_shadow_leaf_slot(addr)]);
+    if (!leaf)
+        return NULL;
+    goldi_shadow_word_t *w = &leaf[goldi_shadow_leaf_slot(addr)];
+    return goldi_shadow_gone_slow(pr, leaf, w) ? NULL : w;
 }
 
 /* Bytes of shadow leaves and nodes mapped so far (all planes). */

@@ -208,7 +208,7 @@ struct gls_list {
     _Atomic uint64_t tail;       /* next cell id to reserve */
     /* Is the granule ref of addr still registered in chunk c? (registry
      * compaction drops refs for which this says no; NULL = always yes; pr:
-     * the compaction's residency answers, goldi_shadow_gone) */
+     * the compaction's residency answers, goldi_shadow_word_if_kept) */
     bool (*granule_registered)(void *ctx, struct goldi_shadow_probe *pr, uintptr_t addr, uint64_t c);
     void *granule_ctx;
     _Atomic uint64_t oldest;     /* oldest chunk not freed; cells below are gone */

@@ -1730,9 +1730,9 @@ static void pack_clear(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_wo
  * registered themselves). Unsure answers say yes: a stale ref costs a look. */
 static bool inl_registered(void *ctx, struct goldi_shadow_probe *pr, uintptr_t addr, uint64_t c) {
     struct gls_engine *g = ctx;
-    if (goldi_shadow_gone(pr, g->env.plane, addr))
+    goldi_shadow_word_t *w = goldi_shadow_word_if_kept(pr, g->env.plane, addr);
+    if (!w)
         return false;
-    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, addr);
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_acquire);
     if (inl_is(w0))
         return (w0 & GRAN_LOCK) || inl_reg(w0, atomic_load_explicit(&w[4], memory_order_relaxed)) == c + 1;
@@ -4792,9 +4792,9 @@ static void gc_granules(struct gls_engine *g, uint64_t c0, uint64_t c1) {
 static void gc_granule(struct gls_engine *g, struct goldi_shadow_probe *pr, uintptr_t a, uint64_t c0, uint64_t c1) {
     struct gls_gc_scratch *sc = g->gc_scratch;
     sc->n_grans++;
-    if (goldi_shadow_gone(pr, g->env.plane, a))
-        return;   /* a stale ref to memory that is gone (munmap): nothing there, and its lock would bring the page in */
-    goldi_shadow_word_t *w = goldi_shadow_word_if_present(g->env.plane, a);
+    goldi_shadow_word_t *w = goldi_shadow_word_if_kept(pr, g->env.plane, a);
+    if (!w)
+        return;   /* (or a stale ref to memory that is gone: nothing there, and its lock would bring the page in) */
     gc_gran_lock(w);
     uintptr_t v = inl_lock(g, w, GOLDI_TID_NONE);
     if (v) {
