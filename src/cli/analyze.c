@@ -363,7 +363,8 @@ static void print_table(const struct opts *o, struct outcome *oc, unsigned n) {
                (unsigned long long)r->events, (unsigned long long)r->accesses, (unsigned long long)r->checks,
                r->time_ns / 1e6, oc[i].peak_rss_mib, r->alloc_peak / 1048576.0);
     }
-    printf("(races: distinct pairs of racy locations; checks: 8-byte granule pieces the engine checked;\n"
+    printf("(races: distinct pairs of racy locations; checks: 8-byte granule pieces the engine checked,\n"
+           " a free of whole granules counting one: the engines visit only its granules with state;\n"
            " peak MiB: the engine's process peak RSS, trace input included; alloc MiB: runtime allocator peak)\n");
     bool any = false;
     for (unsigned i = 0; i < n; i++)

@@ -12,6 +12,7 @@ static unsigned n_sinks;
 struct goldi_sink *goldi_dispatch_fast_sink;
 static struct goldi_sink *atomic_sink;   /* the only sink, if it has on_atomic */
 static bool striped_locks;   /* some sink's on_access needs the striped granule lock */
+static bool frees_sparse;    /* every sink's on_access is free_sparse or free_first_piece */
 
 void goldi_dispatch_attach(struct goldi_sink *s) {
     GOLDI_CHECK_OP(n_sinks, <, GOLDI_MAX_SINKS);
@@ -19,6 +20,9 @@ void goldi_dispatch_attach(struct goldi_sink *s) {
     goldi_dispatch_fast_sink = n_sinks == 1 && s->on_access_fast ? s : NULL;
     atomic_sink = n_sinks == 1 && s->on_atomic ? s : NULL;
     striped_locks |= s->on_access && !s->own_granule_locks;
+    frees_sparse = true;
+    for (unsigned i = 0; i < n_sinks; i++)
+        frees_sparse &= !sinks[i]->on_access || sinks[i]->free_sparse || sinks[i]->free_first_piece;
 }
 
 unsigned goldi_dispatch_n_sinks(void) { return n_sinks; }
@@ -69,13 +73,15 @@ static void barrier_generation(const struct goldi_event *ev) {
     goldi_spin_unlock(&o->lock);
 }
 
-static void dispatch_pieces(const struct goldi_event *ev, uintptr_t a, uintptr_t end) {
+/* The pieces of [a, end) to sinks [first, last). */
+static void dispatch_pieces(const struct goldi_event *ev, uintptr_t a, uintptr_t end, unsigned first,
+                            unsigned last) {
     while (a < end) {
         uintptr_t gend = goldi_granule_piece_end(a, end);
         goldi_spinlock_t *lk = striped_locks ? goldi_granule_lock(a) : NULL;
         if (lk)
             goldi_spin_lock(lk);
-        for (unsigned i = 0; i < n_sinks; i++)
+        for (unsigned i = first; i < last; i++)
             if (sinks[i]->on_access)
                 sinks[i]->on_access(sinks[i]->self, ev, a, (unsigned)(gend - a));
         if (lk)
@@ -84,26 +90,40 @@ static void dispatch_pieces(const struct goldi_event *ev, uintptr_t a, uintptr_t
     }
 }
 
-/* A whole granule of a sparse FREE that holds state in the only sink's
- * plane (goldi_shadow_for_each_granule). */
+/* A FREE sent to one sink's granules with state (goldi_shadow_for_each_granule). */
+struct sparse_free {
+    const struct goldi_event *ev;
+    unsigned sink;
+};
+
 static void free_granule(void *ctx, uintptr_t base, goldi_shadow_word_t *w) {
     (void)w;
-    dispatch_pieces(ctx, base, base + GOLDI_GRANULE);
+    const struct sparse_free *f = ctx;
+    dispatch_pieces(f->ev, base, base + GOLDI_GRANULE, f->sink, f->sink + 1);
 }
 
 static void dispatch_access(const struct goldi_event *ev) {
     uintptr_t a = ev->addr, end = ev->addr + ev->size;
     if (end < a)
         end = UINTPTR_MAX;
-    const uintptr_t G = GOLDI_GRANULE;
-    uintptr_t lo = (a + G - 1) & ~(G - 1), hi = end & ~(G - 1);   /* whole granules [lo, hi) */
-    if (ev->kind != GOLDI_EV_FREE || n_sinks != 1 || !sinks[0]->free_sparse || lo >= hi || lo < a) {
-        dispatch_pieces(ev, a, end);
+    uintptr_t first_end = goldi_granule_piece_end(a, end), hi = end & ~(uintptr_t)(GOLDI_GRANULE - 1);
+    if (ev->kind != GOLDI_EV_FREE || !frees_sparse || first_end >= hi) {
+        dispatch_pieces(ev, a, end, 0, n_sinks);
         return;
     }
-    dispatch_pieces(ev, a, lo);
-    goldi_shadow_for_each_granule(sinks[0]->plane, lo, hi - lo, free_granule, (void *)ev);
-    dispatch_pieces(ev, hi, end);
+    /* A FREE of whole granules: its first piece to every sink (the trace
+     * writer takes the FREE's place in the order there), then each
+     * free_sparse sink its own granules with state. Another thread's access
+     * to the block (a race with the free) may then reach two sinks on
+     * either side of the FREE: each still checks the pair. */
+    dispatch_pieces(ev, a, first_end, 0, n_sinks);
+    for (unsigned i = 0; i < n_sinks; i++) {
+        if (!sinks[i]->free_sparse)
+            continue;
+        struct sparse_free f = {ev, i};
+        goldi_shadow_for_each_granule(sinks[i]->plane, first_end, hi - first_end, free_granule, &f);
+        dispatch_pieces(ev, hi, end, i, i + 1);
+    }
 }
 
 /* Does atomic read ev read its own thread's plain store (OWN_STORE, hb.c)?

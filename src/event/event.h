@@ -318,6 +318,10 @@ struct goldi_sink {
      * state only (a big block's free cost its size in time, and its shadow
      * in memory: the granule locks' versions). */
     bool free_sparse;
+    /* on_access of a FREE does something only for the piece at ev->addr
+     * (the trace writer, the analyzer's counter): it does not keep the
+     * dispatcher from sending FREEs sparse to the other sinks. */
+    bool free_first_piece;
     unsigned plane;              /* the sink's shadow plane (set by goldi_engine_start) */
     /* Optional shortcut for a plain READ/WRITE [addr, addr+size) within at
      * most two granules, tried by the runtime before it builds an event, and

@@ -423,6 +423,7 @@ int goldi_analyze_run(const char *path, const char *data, size_t len, enum goldi
     A.sink.name = "analyze";
     A.sink.index = GOLDI_MAX_ENGINES;   /* uses no estate[] slot */
     A.sink.on_access = count_access;
+    A.sink.free_first_piece = true;   /* (checks: a sparse FREE counts its first piece) */
     A.sink.on_event = count_event;
     goldi_dispatch_attach(&A.sink);
     struct goldi_sink *sinks[GOLDI_MAX_ENGINES];

@@ -602,6 +602,7 @@ struct goldi_sink *goldi_trace_writer_start(const struct goldi_trace_writer_conf
     W.sink.self = &W;
     W.sink.index = GOLDI_MAX_ENGINES;   /* uses no estate[] slot */
     W.sink.on_access = on_access;
+    W.sink.free_first_piece = true;   /* (the first piece takes the sequence number) */
     W.sink.on_event = on_event;
     W.sink.on_thr_free = on_thr_free;
     goldi_atfork_register(GOLDI_ATFORK_ALLOC - 1, noop, noop, fork_child);

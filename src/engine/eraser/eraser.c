@@ -25,6 +25,7 @@
  * Locking: byte records are touched only under their granule lock (on_access,
  * goldi_shadow_for_each); thread state only by its own thread. */
 #include "../engine.h"
+#include "../common/access.h"
 #include "../common/lockset.h"
 #include "../common/partner.h"
 #include "../../base/alloc.h"
@@ -208,9 +209,12 @@ static void er_on_access(void *self, const struct goldi_event *ev, uintptr_t add
     a.n_pend = 0;
     count(&e->n_pieces, 1);
     count(&e->n_bytes, size);
-    goldi_shadow_word_t *w = goldi_shadow_word(e->env.plane, addr);
+    goldi_shadow_word_t *w = goldi_access_words(e->env.plane, ev->kind, addr);
+    if (!w)
+        return;
     for (unsigned i = 0; i < size; i++)
-        access_byte(&a, addr + i, w + i);
+        if (!goldi_access_skips(ev->kind, &w[i]))
+            access_byte(&a, addr + i, w + i);
     for (unsigned i = 0; i < a.n_pend; i++)
         emit_report(&a, &a.pend[i]);
 }
@@ -249,6 +253,7 @@ static void er_create(const struct goldi_engine_env *env, struct goldi_sink *sin
     sink->on_access = er_on_access;
     sink->on_event = er_on_event;
     sink->on_thr_free = er_on_thr_free;
+    sink->free_sparse = true;   /* (goldi_access_skips) */
 }
 
 static void er_stats(void *self, void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx) {

@@ -363,8 +363,12 @@ static void ft_on_access(void *self, const struct goldi_event *ev, uintptr_t add
     a.cap_pend = FT_MAX_PENDING;
     count(&d->n_pieces, 1);
     count(&d->n_bytes, size);
-    goldi_shadow_word_t *w = goldi_shadow_word(d->env.plane, addr);
+    goldi_shadow_word_t *w = goldi_access_words(d->env.plane, ev->kind, addr);
+    if (!w)
+        return;
     for (unsigned i = 0; i < size; i++) {
+        if (goldi_access_skips(ev->kind, &w[i]))
+            continue;
         struct ft_byte *rec = (struct ft_byte *)atomic_load_explicit(&w[i], memory_order_relaxed);
         if (!rec) {
             rec = goldi_alloc(sizeof *rec);
@@ -422,6 +426,7 @@ static void ft_create(const struct goldi_engine_env *env, struct goldi_sink *sin
     sink->on_access = ft_on_access;
     sink->on_event = ft_on_event;
     sink->on_thr_free = ft_on_thr_free;
+    sink->free_sparse = true;   /* (goldi_access_skips) */
 }
 
 static void ft_stats(void *self, void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx) {

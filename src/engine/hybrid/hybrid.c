@@ -315,8 +315,12 @@ static void hy_on_access(void *self, const struct goldi_event *ev, uintptr_t add
     count(&d->n_pieces, 1);
     count(&d->n_bytes, size);
     struct hy_seg *edge = NULL;
-    goldi_shadow_word_t *w = goldi_shadow_word(d->env.plane, addr);
+    goldi_shadow_word_t *w = goldi_access_words(d->env.plane, ev->kind, addr);
+    if (!w)
+        return;
     for (unsigned i = 0; i < size; i++) {
+        if (goldi_access_skips(ev->kind, &w[i]))
+            continue;
         struct hy_byte *rec = byte_rec(d, w + i);
         if (rec->state != HY_RACE) {
             uint8_t from = rec->state;
@@ -505,6 +509,7 @@ static void create(const struct goldi_engine_env *env, struct goldi_sink *sink, 
     sink->on_access = hy_on_access;
     sink->on_event = hy_on_event;
     sink->on_thr_free = hy_on_thr_free;
+    sink->free_sparse = true;   /* (goldi_access_skips) */
 }
 static void create_short(const struct goldi_engine_env *env, struct goldi_sink *sink) { create(env, sink, false); }
 static void create_long(const struct goldi_engine_env *env, struct goldi_sink *sink) { create(env, sink, true); }

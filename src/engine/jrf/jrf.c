@@ -216,15 +216,15 @@ static void jrf_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
     a.cap_pend = JRF_MAX_PENDING;
     count(&d->n_pieces, 1);
     count(&d->n_bytes, size);
-    goldi_shadow_word_t *w = a.write ? goldi_shadow_word(d->env.plane, addr)
+    goldi_shadow_word_t *w = a.write ? goldi_access_words(d->env.plane, ev->kind, addr)
                                      : goldi_shadow_word_if_present(d->env.plane, addr);
     if (!w)
-        return;   /* a read of bytes never written: virgin, nothing to check */
+        return;   /* a read of bytes never written (virgin, nothing to check), or a FREE of them */
     for (unsigned i = 0; i < size; i++) {
         struct jrf_byte *rec = (struct jrf_byte *)atomic_load_explicit(&w[i], memory_order_relaxed);
         if (!rec) {
-            if (!a.write)
-                continue;   /* virgin: x and x^a are in every row; reads add nothing */
+            if (!a.write || ev->kind == GOLDI_EV_FREE)
+                continue;   /* virgin: x and x^a are in every row; reads add nothing (goldi_access_skips) */
             rec = goldi_alloc(sizeof *rec);
             atomic_store_explicit(&w[i], (uintptr_t)rec, memory_order_relaxed);
             count(&d->n_records, 1);
@@ -275,6 +275,7 @@ static void jrf_create(const struct goldi_engine_env *env, struct goldi_sink *si
     sink->on_access = jrf_on_access;
     sink->on_event = jrf_on_event;
     sink->on_thr_free = jrf_on_thr_free;
+    sink->free_sparse = true;   /* (goldi_access_skips) */
 }
 
 static void jrf_stats(void *self, void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx) {

@@ -133,9 +133,13 @@ static void on_access(void *self, const struct goldi_event *ev, uintptr_t addr, 
     rg_pending_init(&p, &d->env, "fastrcd", "synchronization");
     count(&d->n_pieces, 1);
     count(&d->n_bytes, size);
-    goldi_shadow_word_t *w = goldi_shadow_word(d->env.plane, addr);
+    goldi_shadow_word_t *w = goldi_access_words(d->env.plane, ev->kind, addr);
+    if (!w)
+        return;
     for (unsigned i = 0; i < size; i++) {
         uintptr_t b = addr + i;
+        if (goldi_access_skips(ev->kind, &w[i]))
+            continue;
         struct rc_byte *rec = (struct rc_byte *)atomic_load_explicit(&w[i], memory_order_relaxed);
         if (!rec) {
             rec = goldi_alloc(sizeof *rec);
@@ -214,6 +218,7 @@ static void create(const struct goldi_engine_env *env, struct goldi_sink *sink) 
     sink->on_access = on_access;
     sink->on_event = on_event;
     sink->on_thr_free = on_thr_free;
+    sink->free_sparse = true;   /* (goldi_access_skips) */
 }
 
 static void stats(void *self, void (*emit)(void *ctx, const char *name, uint64_t value), void *ctx) {

@@ -15,6 +15,7 @@
 #define GOLDI_ENGINE_REGION_H
 
 #include "../engine.h"
+#include "../common/access.h"
 
 /* --- region counters ---------------------------------------------------------
  * c_t for every tid, published with release stores and read with acquire

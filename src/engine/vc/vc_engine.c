@@ -25,6 +25,7 @@
  * by one of our striped spinlocks (innermost lock: nothing is taken inside). */
 #include "../engine.h"
 #include "../../base/atfork.h"
+#include "../common/access.h"
 #include "../common/vc.h"
 #include "../../base/alloc.h"
 #include "../../base/fmt.h"
@@ -239,12 +240,8 @@ static void set_ent(struct vcd_byte *rec, enum vcd_ent_kind kind, const struct v
 static void access_byte(struct vcd_access *a, uintptr_t b, goldi_shadow_word_t *w) {
     struct vcd_byte *rec = (struct vcd_byte *)atomic_load_explicit(w, memory_order_relaxed);
     if (!rec) {
-        /* A byte without history cannot race with its FREE, and the FREE's
-         * record would be dropped by the reset in on_event right away: not
-         * creating it keeps free() of big, sparsely used blocks from costing
-         * an allocation per byte. */
         if (a->ev->kind == GOLDI_EV_FREE)
-            return;
+            return;   /* (goldi_access_skips) */
         rec = goldi_alloc(sizeof *rec);
         atomic_store_explicit(w, (uintptr_t)rec, memory_order_relaxed);
         count(&a->d->n_records, 1);
@@ -288,9 +285,7 @@ static void vcd_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
     a.cap_pend = VCD_MAX_PENDING;
     count(&d->n_pieces, 1);
     count(&d->n_bytes, size);
-    /* FREE creates no records (access_byte): absent shadow means no history. */
-    goldi_shadow_word_t *w = ev->kind == GOLDI_EV_FREE ? goldi_shadow_word_if_present(d->env.plane, addr)
-                                                       : goldi_shadow_word(d->env.plane, addr);
+    goldi_shadow_word_t *w = goldi_access_words(d->env.plane, ev->kind, addr);
     if (!w)
         return;
     for (unsigned i = 0; i < size; i++)
