@@ -18,7 +18,7 @@
  * raw system calls. A thread inside the runtime (libdw reading debug
  * information) passes straight through. */
 #define _GNU_SOURCE
-#include "intercept.h"
+#include "mapping.h"
 #include "../../shadow/shadow.h"
 
 #include <stdarg.h>
@@ -26,20 +26,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4   /* (Linux 5.7; older headers lack it) */
+#endif
+
 GOLDI_REAL_SLOT(mmap);
 GOLDI_REAL_SLOT(munmap);
 GOLDI_REAL_SLOT(mremap);
 
-/* The thread to emit for: none before the runtime is up (nothing was
- * recorded yet) or inside it. */
-static struct goldi_rt_thread *map_thread(void) {
-    struct goldi_rt_thread *t = goldi_cur;
-    return t && !t->in_rt && goldi_rt_initialized() ? t : NULL;
-}
-
-/* The page-rounded length of [addr, addr+len), 0 if the kernel would refuse
- * it (an unaligned address, or a length of 0). */
-static size_t page_span(uintptr_t addr, size_t len) {
+size_t goldi_icpt_page_span(uintptr_t addr, size_t len) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     if (!len || (addr & (page - 1)) || len > SIZE_MAX - page)
         return 0;
@@ -57,36 +52,42 @@ static uintptr_t recorded_end(uintptr_t a, uintptr_t end) {
     return a;
 }
 
+enum lifetime_change {
+    STARTS,      /* mapped: ALLOC */
+    ENDS,        /* about to be unmapped: FREE, and the shadow given back */
+    MOVED_OUT,   /* left behind by an mremap that moved: ALLOC (it is known only
+                  * after the call), and the shadow given back */
+};
+
 /* [addr, addr+n) starts (fresh) or ends its lifetime, for the parts that
  * hold state: the rest has none to check or clear (a reservation of 64 GiB
  * costs a directory lookup per MiB, not an event per granule). */
-static void lifetime(struct goldi_rt_thread *t, uintptr_t addr, size_t n, bool ends, uintptr_t pc) {
+static void lifetime(struct goldi_rt_thread *t, uintptr_t addr, size_t n, enum lifetime_change change,
+                     uintptr_t pc) {
     uintptr_t end = addr + n;
     if (!n || end < addr)
         return;
     for (uintptr_t a = goldi_shadow_next_recorded(addr, end); a < end; a = goldi_shadow_next_recorded(a, end)) {
         uintptr_t b = recorded_end(a, end);
-        if (ends)
+        if (change == ENDS)
             goldi_icpt_emit_free(t, a, b - a, pc);
         else
             goldi_icpt_emit_alloc(t, a, b - a, pc);
         struct goldi_rt_thread *e = goldi_rt_enter();
         goldi_sync_forget_range(a, b - a);
-        if (ends)
+        if (change != STARTS)
             goldi_shadow_discard(a, b - a);   /* memory that is gone: its shadow too */
         goldi_rt_leave(e);
         a = b;
     }
 }
 
-/* [addr, addr+n) was just mapped: a fresh lifetime. */
-static void mapped(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc) {
-    lifetime(t, addr, n, false, pc);
+void goldi_icpt_mapped(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc) {
+    lifetime(t, addr, n, STARTS, pc);
 }
 
-/* [addr, addr+n) is about to be unmapped: its lifetime ends. */
-static void unmapping(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc) {
-    lifetime(t, addr, n, true, pc);
+void goldi_icpt_unmapping(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc) {
+    lifetime(t, addr, n, ENDS, pc);
 }
 
 static void *real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
@@ -98,8 +99,8 @@ static void *real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_
 static void *do_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off, uintptr_t pc) {
     void *p = real_mmap(addr, len, prot, flags, fd, off);
     struct goldi_rt_thread *t;
-    if (p != MAP_FAILED && (t = map_thread()))
-        mapped(t, (uintptr_t)p, page_span((uintptr_t)p, len), pc);
+    if (p != MAP_FAILED && (t = goldi_icpt_map_thread()))
+        goldi_icpt_mapped(t, (uintptr_t)p, goldi_icpt_page_span((uintptr_t)p, len), pc);
     return p;
 }
 
@@ -114,10 +115,11 @@ GOLDI_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, o
 GOLDI_EXPORT int munmap(void *addr, size_t len) {
     /* Before the call: once the range is unmapped another thread may map
      * it and use it, and its history must not be the one cleared. A range
-     * the kernel refuses (page_span 0) changes nothing. */
-    struct goldi_rt_thread *t = map_thread();
+     * the kernel refuses (goldi_icpt_page_span 0) changes nothing. */
+    struct goldi_rt_thread *t = goldi_icpt_map_thread();
+    uintptr_t a = (uintptr_t)addr;
     if (t)
-        unmapping(t, (uintptr_t)addr, page_span((uintptr_t)addr, len), GOLDI_CALLER_PC());
+        goldi_icpt_unmapping(t, a, goldi_icpt_page_span(a, len), GOLDI_CALLER_PC());
     if (GOLDI_UNLIKELY(goldi_real_resolving()))
         return (int)syscall(SYS_munmap, addr, len);
     return GOLDI_REAL(munmap)(addr, len);
@@ -132,25 +134,26 @@ GOLDI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, 
         va_end(ap);
     }
     uintptr_t pc = GOLDI_CALLER_PC(), o = (uintptr_t)old;
-    struct goldi_rt_thread *t = map_thread();
-    size_t olds = page_span(o, old_len), news = page_span(o, new_len);
+    struct goldi_rt_thread *t = goldi_icpt_map_thread();
+    size_t olds = goldi_icpt_page_span(o, old_len), news = goldi_icpt_page_span(o, new_len);
     /* A shrink in place drops the tail: it ends before the call, as munmap. */
     if (t && olds && news && news < olds && !(flags & MREMAP_FIXED))
-        unmapping(t, o + news, olds - news, pc);
+        goldi_icpt_unmapping(t, o + news, olds - news, pc);
     void *p = (flags & MREMAP_FIXED) ? GOLDI_REAL(mremap)(old, old_len, new_len, flags, want)
                                      : GOLDI_REAL(mremap)(old, old_len, new_len, flags);
     if (p == MAP_FAILED || !t || !olds || !news)
         return p;
     uintptr_t q = (uintptr_t)p;
     if (q == o && news > olds) {
-        mapped(t, o + olds, news - olds, pc);   /* grown in place */
+        goldi_icpt_mapped(t, o + olds, news - olds, pc);   /* grown in place */
     } else if (q != o) {
         /* Moved, which is known only now: the old range is new memory too
-         * (gone, or zero pages under MREMAP_DONTUNMAP). Should another
-         * thread map it and use it before this line, that use's history is
+         * (gone, or zero pages under MREMAP_DONTUNMAP), and unless it stays
+         * mapped its shadow goes back to the system. Should another thread
+         * map it and use it before this line, that use's history is
          * cleared: a race missed in that window, never a false one. */
-        mapped(t, o, olds, pc);
-        mapped(t, q, news, pc);
+        lifetime(t, o, olds, (flags & MREMAP_DONTUNMAP) ? STARTS : MOVED_OUT, pc);
+        goldi_icpt_mapped(t, q, news, pc);
     }
     return p;
 }
