@@ -5,6 +5,8 @@
 #
 # usage: check_with_tsan.sh [-n RUNS] [-c clang|gcc] [-v] [program.c|.cpp ...]
 #   default: every program in this directory, 5 runs, clang.
+# A program's // LIB: library is built the same way with -shared -fPIC and
+# passed as its first argument, as run_race_test.sh does.
 # A program whose TSan verdict differs from its // VERDICT: line must have a row
 # `| \`name\` | verdict | clang-TSan verdict | gcc-TSan verdict | why |` in
 # TSAN_DIVERGENCES.md; anything else is a failure, and so is a race report in
@@ -38,8 +40,17 @@ for src in "$@"; do
   name=$(basename "$src"); name=${name%.*}
   verdict=$(sed -n 's|^// VERDICT: *\([a-z]*\).*|\1|p' "$src" | head -1)
   args=$(sed -n 's|^// ARGS: *||p' "$src" | head -1)
+  lib=$(sed -n 's|^// LIB: *||p' "$src" | head -1)
   n_total=$((n_total + 1))
   case $src in *.cpp) comp=$cxx ;; *) comp=$cc ;; esac
+  if [ -n "$lib" ]; then
+    if ! $cc -fsanitize=thread -O1 -g -shared -fPIC "$(dirname "$src")/$lib" -o "$work/$name-lib.so" \
+        2>"$work/$name.cc"; then
+      echo "COMPILE-FAIL $name (library $lib)"; cat "$work/$name.cc"; n_fail=$((n_fail + 1)); fails+=("$name(compile)")
+      continue
+    fi
+    args="$work/$name-lib.so${args:+ $args}"
+  fi
   if ! $comp -fsanitize=thread -O1 -g -pthread "$src" -o "$work/$name" 2>"$work/$name.cc"; then
     echo "COMPILE-FAIL $name"; cat "$work/$name.cc"; n_fail=$((n_fail + 1)); fails+=("$name(compile)")
     continue

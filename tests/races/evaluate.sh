@@ -26,6 +26,9 @@ for src in "$here"/*.c "$here"/*.cpp; do
     "$here/run_race_test.sh" "$compiler" compile "$src" "$build" >/dev/null || { echo "compile failed: $name" >&2; continue; }
   fi
   args=$(sed -n 's|^// ARGS: *||p' "$src" | head -1)
+  # A // LIB: library was built next to the program (run_race_test.sh).
+  lib=$(sed -n 's|^// LIB: *||p' "$src" | head -1)
+  [ -z "$lib" ] || { lib=${lib##*/}; args="$prog-lib${lib%.*}.so${args:+ $args}"; }
   if [ "$verdict" = race ]; then n_race=$((n_race + 1)); else n_norace=$((n_norace + 1)); fi
   for e in $engines; do
     # shellcheck disable=SC2086

@@ -11,6 +11,10 @@
 #   // ABSENT: <substring>         (must not appear in stderr; repeatable)
 #   // ENGINES: goldilocks vc      (optional; other engines are skipped, exit 77)
 #   // ARGS: ...                   (optional program arguments)
+#   // LIB: lib/name.c             (optional: a C library the program loads, path
+#                                   relative to SRC's directory; built with
+#                                   `goldi cc -shared -fPIC` next to the program
+#                                   and passed as its first argument)
 # race:   exit status 66, stderr has "WARNING: Goldilocks: data race" and every CHECK.
 # norace: exit status 0 and no "WARNING: Goldilocks" at all.
 # Extra runtime options can be added with GOLDI_RACE_TEST_OPTIONS (appended).
@@ -24,7 +28,7 @@ goldi="$build/bin/goldi"
 
 # The header, read with bash builtins only: a corpus run forks little besides
 # the program (process creation dominates these tests on small VMs).
-verdict= engines= args= checks=() absents=()
+verdict= engines= args= libsrc= checks=() absents=()
 mapfile -t lines < "$src"
 for line in "${lines[@]}"; do
   case $line in
@@ -37,6 +41,7 @@ for line in "${lines[@]}"; do
       fi ;;
     "// ENGINES:"*) [ -n "$engines" ] || { v=${line#// ENGINES:}; engines=${v#"${v%%[! ]*}"}; } ;;
     "// ARGS:"*) [ -n "$args" ] || { v=${line#// ARGS:}; args=${v#"${v%%[! ]*}"}; } ;;
+    "// LIB:"*) [ -n "$libsrc" ] || { v=${line#// LIB:}; libsrc=${v#"${v%%[! ]*}"}; } ;;
     "// CHECK:"*) v=${line#// CHECK:}; checks+=("${v#"${v%%[! ]*}"}") ;;
     "// ABSENT:"*) v=${line#// ABSENT:}; absents+=("${v#"${v%%[! ]*}"}") ;;
   esac
@@ -77,12 +82,32 @@ prog=$prebuilt
 # An engine run reuses the compile fixture's binary. One that is missing or
 # stale (a run outside CTest) is built first, under the engine's own name so
 # that parallel runs of one program do not write the same file.
+# The library, if any, is named after the program's binary: each binary
+# loads its own copy, and parallel builds never write the same file.
 fresh=false
 [ "$engine" != compile ] && [ -x "$prebuilt" ] && [ "$prebuilt" -nt "$src" ] && [ "$prebuilt" -nt "$goldi" ] && fresh=true
+if [ -n "$libsrc" ]; then
+  case $src in */*) libsrc=${src%/*}/$libsrc ;; esac
+  libname=${libsrc##*/}
+  libname=lib${libname%.*}.so
+  $fresh && { [ "$prebuilt-$libname" -nt "$libsrc" ] || fresh=false; }
+fi
 [ "$engine" = compile ] || $fresh || prog="$out.bin"
 compile=("$goldi" "$sub" -O1 -g -pthread "$src" -o "$prog")
+lib_compile=()
+if [ -n "$libsrc" ]; then
+  lib=$prog-$libname
+  lib_compile=("$goldi" cc -O1 -g -shared -fPIC "$libsrc" -o "$lib")
+  args="$lib${args:+ $args}"
+fi
 if ! $fresh; then
   mkdir -p "$bindir"
+  if [ -n "$libsrc" ] && ! GOLDI_CC=$compiler "${lib_compile[@]}" >"$out.cc" 2>&1; then
+    echo "FAIL: compilation of the library failed"
+    echo "command: GOLDI_CC=$compiler ${lib_compile[*]}"
+    cat "$out.cc"
+    exit 1
+  fi
   if ! "${compile[@]}" >"$out.cc" 2>&1; then
     echo "FAIL: compilation failed"
     echo "command: GOLDI_CC=${GOLDI_CC:-} GOLDI_CXX=${GOLDI_CXX:-} ${compile[*]}"

@@ -1,6 +1,6 @@
 /* Lifetimes of mapped memory (mmap.c), shared with the other interceptors
  * that map and unmap: shmat and shmdt (shm.c) attach and detach as mmap and
- * munmap map and unmap. */
+ * munmap map and unmap; dlclose (dl.c) unmaps the object it unloads. */
 #ifndef GOLDI_INTERCEPT_MAPPING_H
 #define GOLDI_INTERCEPT_MAPPING_H
 
@@ -22,5 +22,9 @@ void goldi_icpt_mapped(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uint
 /* [addr, addr+n) is about to be unmapped: its lifetime ends (FREE, a write
  * of the parts that hold state), and its shadow goes back to the system. */
 void goldi_icpt_unmapping(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc);
+/* [addr, addr+n) was unmapped by a call that tells only after it (an mremap
+ * that moved, a dlclose that unloaded): a fresh lifetime (ALLOC: nothing is
+ * checked, the unmapping can no longer be), and its shadow goes back. */
+void goldi_icpt_unmapped(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc);
 
 #endif

@@ -55,8 +55,9 @@ static uintptr_t recorded_end(uintptr_t a, uintptr_t end) {
 enum lifetime_change {
     STARTS,      /* mapped: ALLOC */
     ENDS,        /* about to be unmapped: FREE, and the shadow given back */
-    MOVED_OUT,   /* left behind by an mremap that moved: ALLOC (it is known only
-                  * after the call), and the shadow given back */
+    GONE,        /* unmapped by a call that says so only after it (an mremap
+                  * that moved, a dlclose that unloaded): ALLOC, and the shadow
+                  * given back */
 };
 
 /* [addr, addr+n) starts (fresh) or ends its lifetime, for the parts that
@@ -88,6 +89,10 @@ void goldi_icpt_mapped(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uint
 
 void goldi_icpt_unmapping(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc) {
     lifetime(t, addr, n, ENDS, pc);
+}
+
+void goldi_icpt_unmapped(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc) {
+    lifetime(t, addr, n, GONE, pc);
 }
 
 static void *real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
@@ -152,7 +157,7 @@ GOLDI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, 
          * mapped its shadow goes back to the system. Should another thread
          * map it and use it before this line, that use's history is
          * cleared: a race missed in that window, never a false one. */
-        lifetime(t, o, olds, (flags & MREMAP_DONTUNMAP) ? STARTS : MOVED_OUT, pc);
+        lifetime(t, o, olds, (flags & MREMAP_DONTUNMAP) ? STARTS : GONE, pc);
         goldi_icpt_mapped(t, q, news, pc);
     }
     return p;
