@@ -73,6 +73,49 @@ goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr) {
 
 static _Atomic bool populate_refused;
 
+/* Commits blocks [b, e) of leaf for writing, those not committed yet, in
+ * one madvise a run. */
+static void commit_blocks(goldi_shadow_word_t *leaf, uintptr_t b, uintptr_t e) {
+    _Atomic uint16_t *seen = (_Atomic uint16_t *)(leaf + LEAF_SIZE);
+    while (b < e && !atomic_load_explicit(&populate_refused, memory_order_relaxed)) {
+        if (atomic_exchange_explicit(&seen[b], 0xffff, memory_order_relaxed) == 0xffff) {
+            b++;   /* committed already, or another thread commits it */
+            continue;
+        }
+        uintptr_t r = b + 1;
+        while (r < e && atomic_load_explicit(&seen[r], memory_order_relaxed) != 0xffff &&
+               atomic_exchange_explicit(&seen[r], 0xffff, memory_order_relaxed) != 0xffff)
+            r++;
+        if (!goldi_os_populate(&leaf[b * BLOCK_WORDS], sizeof(goldi_shadow_word_t) * BLOCK_WORDS * (r - b)))
+            atomic_store_explicit(&populate_refused, true, memory_order_relaxed);
+        b = r;
+    }
+}
+
+/* A sweep: the two blocks before (or after) block b committed. Then b and
+ * the SWEEP_AHEAD - 1 blocks after it (before it) are committed at once,
+ * before the sweep reads them: a fault costs 12 us on this VM and a page
+ * committed by madvise 0.8 us, and a sweep otherwise took 4 double faults
+ * a block (a 256 MiB buffer written once: 6.8 s, TSan 2.8 s). Data too
+ * sparse to commit two blocks in a row commits nothing ahead; a sweep that
+ * ends leaves at most SWEEP_AHEAD - 1 blocks committed for nothing (192 KiB:
+ * with 8, multiset's and nbody's peak RSS grew 12-14 %). */
+#define SWEEP_AHEAD 4u
+static bool sweep_commit(goldi_shadow_word_t *leaf, uintptr_t b) {
+    const _Atomic uint16_t *seen = (const _Atomic uint16_t *)(leaf + LEAF_SIZE);
+    if (b >= 2 && atomic_load_explicit(&seen[b - 1], memory_order_relaxed) == 0xffff &&
+        atomic_load_explicit(&seen[b - 2], memory_order_relaxed) == 0xffff) {
+        commit_blocks(leaf, b, b + SWEEP_AHEAD < LEAF_BLOCKS ? b + SWEEP_AHEAD : LEAF_BLOCKS);
+        return true;
+    }
+    if (b + 2 < LEAF_BLOCKS && atomic_load_explicit(&seen[b + 1], memory_order_relaxed) == 0xffff &&
+        atomic_load_explicit(&seen[b + 2], memory_order_relaxed) == 0xffff) {
+        commit_blocks(leaf, b + 1 > SWEEP_AHEAD ? b + 1 - SWEEP_AHEAD : 0, b + 1);
+        return true;
+    }
+    return false;
+}
+
 void goldi_shadow_will_write(unsigned plane, uintptr_t addr) {
     goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(plane, addr), memory_order_acquire);
     if (!leaf || atomic_load_explicit(&populate_refused, memory_order_relaxed))
@@ -81,15 +124,26 @@ void goldi_shadow_will_write(unsigned plane, uintptr_t addr) {
     _Atomic uint16_t *seen = (_Atomic uint16_t *)(leaf + LEAF_SIZE) + i / BLOCK_WORDS;
     uint16_t page = (uint16_t)(1u << (i % BLOCK_WORDS / (BLOCK_WORDS / BLOCK_PAGES)));
     uint16_t old = atomic_load_explicit(seen, memory_order_relaxed);
-    if (old == 0xffff || (old & page))
+    uintptr_t b = i / BLOCK_WORDS;
+    if (old == 0xffff) {
+        /* An ascending sweep in committed blocks commits the next ones as it
+         * enters the last of them (at its first page), so that the sweep
+         * never reads a page the kernel has not committed (a read of one
+         * maps the zero page: a fault, then another for the write). */
+        if (page == 1 && b >= 1 && b + 1 < LEAF_BLOCKS &&
+            atomic_load_explicit(seen + 1, memory_order_relaxed) != 0xffff &&
+            atomic_load_explicit(seen - 1, memory_order_relaxed) == 0xffff)
+            commit_blocks(leaf, b + 1, b + SWEEP_AHEAD < LEAF_BLOCKS ? b + SWEEP_AHEAD : LEAF_BLOCKS);
+        return;
+    }
+    if (old & page)
+        return;
+    if (sweep_commit(leaf, b))
         return;
     old = atomic_fetch_or_explicit(seen, page, memory_order_relaxed);
     if (old == 0xffff || __builtin_popcount(old | page) < DENSE_PAGES)
         return;
-    if (atomic_exchange_explicit(seen, 0xffff, memory_order_relaxed) == 0xffff)
-        return;   /* another thread commits it */
-    if (!goldi_os_populate(&leaf[i & ~(uintptr_t)(BLOCK_WORDS - 1)], sizeof(goldi_shadow_word_t) * BLOCK_WORDS))
-        atomic_store_explicit(&populate_refused, true, memory_order_relaxed);
+    commit_blocks(leaf, b, b + 1);
 }
 
 /* The end of the part of [addr, end) that lies in addr's leaf. */

@@ -237,6 +237,53 @@ CASE(shadow_will_write_commits_dense_blocks) {
         EXPECT(atomic_load((goldi_shadow_word_t *)b1 + i) == 0);
 }
 
+/* Commits block k of the leaf at a by the 4-page rule. */
+static void commit_dense(unsigned p, uintptr_t a, unsigned k) {
+    for (uintptr_t i = 0; i < 4; i++)
+        goldi_shadow_will_write(p, a + 8192 * (uintptr_t)k + 512 * i);
+}
+
+/* A sweep (the two blocks before, or after, committed) commits the block it
+ * enters and the 3 after (before) it at once, and an ascending one the next
+ * 3 again as it enters the last of those; a block next to only one
+ * committed block waits for its 4 pages. */
+CASE(shadow_will_write_commits_ahead_of_sweeps) {
+    unsigned p = goldi_shadow_plane_new();
+    const uintptr_t a = 0x210000000000ull;   /* a leaf of its own */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), block = 8192 * sizeof(goldi_shadow_word_t);
+    void *probe = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    bool kernel_has_it = goldi_os_populate(probe, page);
+    munmap(probe, page);
+    if (!kernel_has_it)
+        return;   /* (no MADV_POPULATE_WRITE: nothing is ever committed) */
+    char *leaf = (char *)goldi_shadow_word(p, a);
+#define COMMITTED(k) (resident_pages(leaf + block * (k), block) == (int)(block / page))
+#define UNTOUCHED(k) (resident_pages(leaf + block * (k), block) == 0)
+    commit_dense(p, a, 1);
+    commit_dense(p, a, 2);
+    goldi_shadow_will_write(p, a + 8192 * 3 + 100);   /* ascending sweep enters block 3 */
+    for (int k = 3; k <= 6; k++)
+        EXPECT(COMMITTED(k));
+    EXPECT(UNTOUCHED(7));
+    goldi_shadow_will_write(p, a + 8192 * 6 + 8);     /* ... and the last block committed ahead */
+    for (int k = 7; k <= 9; k++)
+        EXPECT(COMMITTED(k));
+    EXPECT(UNTOUCHED(10));
+    EXPECT(UNTOUCHED(0));
+    commit_dense(p, a, 41);                           /* descending: 41, 40, then 39 */
+    commit_dense(p, a, 40);
+    goldi_shadow_will_write(p, a + 8192 * 39 + 4096);
+    for (int k = 36; k <= 39; k++)
+        EXPECT(COMMITTED(k));
+    EXPECT(UNTOUCHED(35));
+    commit_dense(p, a, 60);                           /* one committed neighbour: no sweep */
+    goldi_shadow_will_write(p, a + 8192 * 61);
+    EXPECT(UNTOUCHED(61));
+    EXPECT(UNTOUCHED(59));
+#undef COMMITTED
+#undef UNTOUCHED
+}
+
 int main(void) {
     RUN(fmt_matches_libc);
     RUN(fmt_truncates_and_terminates);
@@ -247,5 +294,6 @@ int main(void) {
     RUN(shadow_for_each_visits_nonzero_words);
     RUN(shadow_for_each_granule_visits_granules_with_state);
     RUN(shadow_will_write_commits_dense_blocks);
+    RUN(shadow_will_write_commits_ahead_of_sweeps);
     return harness_summary();
 }
