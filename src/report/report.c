@@ -11,6 +11,7 @@
 #include "../event/sync.h"
 #include "../platform/platform.h"
 
+#include <errno.h>
 #include <stdarg.h>
 
 static struct goldi_report_config cfg = { .fd = 2, .exitcode = 66, .symbolize = true };
@@ -370,8 +371,7 @@ void goldi_report_init(const struct goldi_report_config *c) {
     goldi_symbolize_set_debuginfo(c->symbolize);
 }
 
-void goldi_report_race(void *ctx, const struct goldi_race *r) {
-    (void)ctx;
+static void report_race(const struct goldi_race *r) {
     struct goldi_origin_info cur, prev;
     bool have_cur = r->cur && goldi_origin_lookup(r->cur, &cur);
     bool have_prev = r->prev && goldi_origin_lookup(r->prev, &prev);
@@ -415,6 +415,16 @@ void goldi_report_race(void *ctx, const struct goldi_race *r) {
         goldi_report_finish();
         goldi_os_exit(cfg.exitcode);
     }
+}
+
+/* The host's errno survives a report: the race may be found inside an
+ * interceptor that must leave it as the real call did (free, munmap), and
+ * printing a report makes system calls (writes, libdw's file reads). */
+void goldi_report_race(void *ctx, const struct goldi_race *r) {
+    (void)ctx;
+    int saved_errno = errno;
+    report_race(r);
+    errno = saved_errno;
 }
 
 uint64_t goldi_report_count(void) {
