@@ -101,11 +101,13 @@ static void commit_blocks(goldi_shadow_word_t *leaf, uintptr_t b, uintptr_t e) {
  * ends leaves at most SWEEP_AHEAD - 1 blocks committed for nothing (192 KiB:
  * with 8, multiset's and nbody's peak RSS grew 12-14 %). */
 #define SWEEP_AHEAD 4u
+GOLDI_INLINE uintptr_t ahead_end(uintptr_t b) { return b + SWEEP_AHEAD < LEAF_BLOCKS ? b + SWEEP_AHEAD : LEAF_BLOCKS; }
+
 static bool sweep_commit(goldi_shadow_word_t *leaf, uintptr_t b) {
     const _Atomic uint16_t *seen = (const _Atomic uint16_t *)(leaf + LEAF_SIZE);
     if (b >= 2 && atomic_load_explicit(&seen[b - 1], memory_order_relaxed) == 0xffff &&
         atomic_load_explicit(&seen[b - 2], memory_order_relaxed) == 0xffff) {
-        commit_blocks(leaf, b, b + SWEEP_AHEAD < LEAF_BLOCKS ? b + SWEEP_AHEAD : LEAF_BLOCKS);
+        commit_blocks(leaf, b, ahead_end(b));
         return true;
     }
     if (b + 2 < LEAF_BLOCKS && atomic_load_explicit(&seen[b + 1], memory_order_relaxed) == 0xffff &&
@@ -133,7 +135,7 @@ void goldi_shadow_will_write(unsigned plane, uintptr_t addr) {
         if (page == 1 && b >= 1 && b + 1 < LEAF_BLOCKS &&
             atomic_load_explicit(seen + 1, memory_order_relaxed) != 0xffff &&
             atomic_load_explicit(seen - 1, memory_order_relaxed) == 0xffff)
-            commit_blocks(leaf, b + 1, b + SWEEP_AHEAD < LEAF_BLOCKS ? b + SWEEP_AHEAD : LEAF_BLOCKS);
+            commit_blocks(leaf, b + 1, ahead_end(b));
         return;
     }
     if (old & page)

@@ -240,8 +240,6 @@ static void set_ent(struct vcd_byte *rec, enum vcd_ent_kind kind, const struct v
 static void access_byte(struct vcd_access *a, uintptr_t b, goldi_shadow_word_t *w) {
     struct vcd_byte *rec = (struct vcd_byte *)atomic_load_explicit(w, memory_order_relaxed);
     if (!rec) {
-        if (a->ev->kind == GOLDI_EV_FREE)
-            return;   /* (goldi_access_skips) */
         rec = goldi_alloc(sizeof *rec);
         atomic_store_explicit(w, (uintptr_t)rec, memory_order_relaxed);
         count(&a->d->n_records, 1);
@@ -289,7 +287,8 @@ static void vcd_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
     if (!w)
         return;
     for (unsigned i = 0; i < size; i++)
-        access_byte(&a, addr + i, w + i);
+        if (!goldi_access_skips(ev->kind, &w[i]))
+            access_byte(&a, addr + i, w + i);
     for (unsigned i = 0; i < a.n_pend; i++)
         emit_report(&a, &a.pend[i]);
     if (a.pend != a.local)
