@@ -53,10 +53,15 @@ GOLDI_INLINE _Atomic uint64_t *leaf_gone(goldi_shadow_word_t *leaf) {
     return (_Atomic uint64_t *)((char *)leaf + LEAF_GONE_OFF);
 }
 
+_Atomic uint64_t goldi_shadow_spans_used[UINT64_C(1) << (GOLDI_SHADOW_ADDR_BITS - GOLDI_SHADOW_SPAN_BITS - 6)];
+
 goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr) {
     goldi_shadow_leaf_ptr *slot = goldi_shadow_dir_slot(plane, addr);
     goldi_shadow_word_t *leaf = atomic_load_explicit(slot, memory_order_acquire);
     if (GOLDI_UNLIKELY(!leaf)) {
+        uintptr_t s = (addr >> GOLDI_SHADOW_SPAN_BITS) &
+                      ((UINT64_C(1) << (GOLDI_SHADOW_ADDR_BITS - GOLDI_SHADOW_SPAN_BITS)) - 1);
+        atomic_fetch_or_explicit(&goldi_shadow_spans_used[s >> 6], UINT64_C(1) << (s & 63), memory_order_release);
         goldi_shadow_word_t *fresh = goldi_os_mmap(LEAF_BYTES, true);
         if (!fresh)
             goldi_die("out of memory mapping shadow");
@@ -154,6 +159,17 @@ static uintptr_t leaf_part_end(uintptr_t addr, uintptr_t end) {
     return leaf_end > end || leaf_end == 0 ? end : leaf_end;
 }
 
+/* Where a walk at addr goes on: addr, or past the directory spans (within
+ * end) where no leaf was ever installed (their directory pages would be
+ * read for nothing: goldi_shadow_span_used). */
+static uintptr_t skip_unused_spans(uintptr_t addr, uintptr_t end) {
+    while (addr < end && !goldi_shadow_span_used(addr)) {
+        uintptr_t span_end = (addr | ((UINT64_C(1) << GOLDI_SHADOW_SPAN_BITS) - 1)) + 1;
+        addr = span_end > end || span_end == 0 ? end : span_end;
+    }
+    return addr;
+}
+
 /* Shadow pages never written hold only zeros, and a walk over a range (a
  * reset of freed memory, of a new thread's whole stack) looks for non-zero
  * words. Reading a page never brought in commits it where the kernel maps no
@@ -220,6 +236,11 @@ void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
     struct page_skip ps;
     page_skip_init(&ps, end - addr);
     while (addr < end) {
+        uintptr_t next = skip_unused_spans(addr, end);
+        if (next != addr) {
+            addr = next;
+            continue;
+        }
         uintptr_t leaf_end = leaf_part_end(addr, end);
         goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
         if (!w) {
@@ -261,6 +282,11 @@ void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
     struct page_skip ps;
     page_skip_init(&ps, end - addr);
     while (addr < end) {
+        uintptr_t next = skip_unused_spans(addr, end);
+        if (next != addr) {
+            addr = next;
+            continue;
+        }
         uintptr_t leaf_end = leaf_part_end(addr, end);
         goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
         while (w && addr < leaf_end) {
@@ -284,7 +310,7 @@ void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
 
 uintptr_t goldi_shadow_next_recorded(uintptr_t addr, uintptr_t end) {
     unsigned planes = __atomic_load_n(&n_planes, __ATOMIC_ACQUIRE);
-    while (addr < end) {
+    while ((addr = skip_unused_spans(addr, end)) < end) {
         for (unsigned p = 0; p < planes; p++)
             if (atomic_load_explicit(goldi_shadow_dir_slot(p, addr), memory_order_acquire))
                 return addr;
@@ -300,7 +326,7 @@ void goldi_shadow_discard(uintptr_t addr, size_t n) {
     if (goldi_os_has_swap())
         return;   /* (goldi_shadow_word_if_kept could not tell a page given back from one swapped out) */
     unsigned planes = __atomic_load_n(&n_planes, __ATOMIC_ACQUIRE);
-    for (uintptr_t a = addr; a < end;) {
+    for (uintptr_t a = addr; (a = skip_unused_spans(a, end)) < end;) {
         uintptr_t leaf_end = leaf_part_end(a, end);
         for (unsigned p = 0; p < planes; p++) {
             goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(p, a), memory_order_acquire);

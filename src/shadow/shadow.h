@@ -54,6 +54,25 @@ GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, u
     goldi_shadow_word_t *leaf = atomic_load_explicit(goldi_shadow_dir_slot(plane, addr), memory_order_acquire);
     return leaf ? &leaf[goldi_shadow_leaf_slot(addr)] : NULL;
 }
+/* One bit per page of the directory (a page of slots: 512 MiB of
+ * application memory), for all planes at once: set before a leaf is
+ * installed under it, never cleared. Where the kernel maps no shared zero
+ * page (this VM's), reading a directory page never written commits it:
+ * lookups of addresses that are only guesses, and walks over long ranges,
+ * test the bit first. */
+#define GOLDI_SHADOW_SPAN_BITS (GOLDI_SHADOW_LEAF_BITS + 9)   /* 4 KiB of slots */
+extern _Atomic uint64_t goldi_shadow_spans_used[UINT64_C(1) << (GOLDI_SHADOW_ADDR_BITS - GOLDI_SHADOW_SPAN_BITS - 6)];
+GOLDI_INLINE bool goldi_shadow_span_used(uintptr_t a) {
+    uintptr_t s = (a >> GOLDI_SHADOW_SPAN_BITS) & ((UINT64_C(1) << (GOLDI_SHADOW_ADDR_BITS - GOLDI_SHADOW_SPAN_BITS)) - 1);
+    return atomic_load_explicit(&goldi_shadow_spans_used[s >> 6], memory_order_relaxed) >> (s & 63) & 1;
+}
+/* goldi_shadow_word_if_present for an address that is only a guess (any 8
+ * bytes that look like a pointer): NULL, without reading the directory,
+ * where no leaf was ever installed within its 512 MiB. */
+GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word_if_guessed(unsigned plane, uintptr_t addr) {
+    return goldi_shadow_span_used(addr) ? goldi_shadow_word_if_present(plane, addr) : NULL;
+}
+
 /* Word for byte addr, creating the leaf if needed. Words of bytes in the same
  * 1 MiB-aligned block are contiguous, so a granule's 8 words are word[0..7].
  * Inline while the leaf exists (every lock and atomic operation asks). */
@@ -64,9 +83,10 @@ GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t ad
 
 /* An engine is about to create state for the granule of addr, whose words
  * are all zero (nothing there yet). Untouched shadow is read first (the
- * kernel maps its shared zero page) and written right after (a
- * copy-on-write fault, and a TLB shootdown interrupting every core the
- * program runs on), page by page. Once such creations were seen on 4 of the
+ * kernel maps its shared zero page, or commits a page where it has none)
+ * and written right after (a copy-on-write
+ * fault, and a TLB shootdown interrupting every core the program runs on),
+ * page by page. Once such creations were seen on 4 of the
  * 16 shadow pages of an 8 KiB block of application memory, the block's
  * shadow (64 KiB) is committed for writing at once (MADV_POPULATE_WRITE):
  * dense data (arrays) then takes 4 double faults and one madvise per block

@@ -3928,7 +3928,7 @@ GOLDI_INLINE void prefetch_pointee(uintptr_t addr) {
     uintptr_t v = __atomic_load_n((const uintptr_t *)addr, __ATOMIC_RELAXED);
     if ((v & 7) || v - 0x10000 >= (UINT64_C(1) << 47) - 0x10000)
         return;
-    goldi_shadow_word_t *pw = goldi_shadow_word_if_present(fast_plane, v);
+    goldi_shadow_word_t *pw = goldi_shadow_word_if_guessed(fast_plane, v);
     if (pw) {   /* (memory with state around it: a count that passed the test is not fetched) */
         __builtin_prefetch((const void *)v);
         __builtin_prefetch(pw);
