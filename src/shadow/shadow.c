@@ -59,8 +59,7 @@ goldi_shadow_word_t *goldi_shadow_word_install(unsigned plane, uintptr_t addr) {
     goldi_shadow_leaf_ptr *slot = goldi_shadow_dir_slot(plane, addr);
     goldi_shadow_word_t *leaf = atomic_load_explicit(slot, memory_order_acquire);
     if (GOLDI_UNLIKELY(!leaf)) {
-        uintptr_t s = (addr >> GOLDI_SHADOW_SPAN_BITS) &
-                      ((UINT64_C(1) << (GOLDI_SHADOW_ADDR_BITS - GOLDI_SHADOW_SPAN_BITS)) - 1);
+        uintptr_t s = goldi_shadow_span_of(addr);
         atomic_fetch_or_explicit(&goldi_shadow_spans_used[s >> 6], UINT64_C(1) << (s & 63), memory_order_release);
         goldi_shadow_word_t *fresh = goldi_os_mmap(LEAF_BYTES, true);
         if (!fresh)
@@ -235,12 +234,7 @@ void goldi_shadow_for_each(unsigned plane, uintptr_t addr, size_t n,
         end = UINTPTR_MAX;
     struct page_skip ps;
     page_skip_init(&ps, end - addr);
-    while (addr < end) {
-        uintptr_t next = skip_unused_spans(addr, end);
-        if (next != addr) {
-            addr = next;
-            continue;
-        }
+    while ((addr = skip_unused_spans(addr, end)) < end) {
         uintptr_t leaf_end = leaf_part_end(addr, end);
         goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
         if (!w) {
@@ -281,12 +275,7 @@ void goldi_shadow_for_each_granule(unsigned plane, uintptr_t addr, size_t n,
         end = UINTPTR_MAX & ~(uintptr_t)(GOLDI_GRANULE - 1);
     struct page_skip ps;
     page_skip_init(&ps, end - addr);
-    while (addr < end) {
-        uintptr_t next = skip_unused_spans(addr, end);
-        if (next != addr) {
-            addr = next;
-            continue;
-        }
+    while ((addr = skip_unused_spans(addr, end)) < end) {
         uintptr_t leaf_end = leaf_part_end(addr, end);
         goldi_shadow_word_t *w = goldi_shadow_word_if_present(plane, addr);
         while (w && addr < leaf_end) {

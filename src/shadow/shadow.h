@@ -62,8 +62,11 @@ GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word_if_present(unsigned plane, u
  * test the bit first. */
 #define GOLDI_SHADOW_SPAN_BITS (GOLDI_SHADOW_LEAF_BITS + 9)   /* 4 KiB of slots */
 extern _Atomic uint64_t goldi_shadow_spans_used[UINT64_C(1) << (GOLDI_SHADOW_ADDR_BITS - GOLDI_SHADOW_SPAN_BITS - 6)];
+GOLDI_INLINE uintptr_t goldi_shadow_span_of(uintptr_t a) {   /* (its bit's index) */
+    return (a >> GOLDI_SHADOW_SPAN_BITS) & ((UINT64_C(1) << (GOLDI_SHADOW_ADDR_BITS - GOLDI_SHADOW_SPAN_BITS)) - 1);
+}
 GOLDI_INLINE bool goldi_shadow_span_used(uintptr_t a) {
-    uintptr_t s = (a >> GOLDI_SHADOW_SPAN_BITS) & ((UINT64_C(1) << (GOLDI_SHADOW_ADDR_BITS - GOLDI_SHADOW_SPAN_BITS)) - 1);
+    uintptr_t s = goldi_shadow_span_of(a);
     return atomic_load_explicit(&goldi_shadow_spans_used[s >> 6], memory_order_relaxed) >> (s & 63) & 1;
 }
 /* goldi_shadow_word_if_present for an address that is only a guess (any 8
@@ -84,14 +87,13 @@ GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t ad
 /* An engine is about to create state for the granule of addr, whose words
  * are all zero (nothing there yet). Untouched shadow is read first (the
  * kernel maps its shared zero page, or commits a page where it has none)
- * and written right after (a copy-on-write
- * fault, and a TLB shootdown interrupting every core the program runs on),
- * page by page. Once such creations were seen on 4 of the
- * 16 shadow pages of an 8 KiB block of application memory, the block's
- * shadow (64 KiB) is committed for writing at once (MADV_POPULATE_WRITE):
- * dense data (arrays) then takes 4 double faults and one madvise per block
- * instead of 16 double faults, and sparse data never commits more than 4
- * times the pages it touched. A sweep (the two blocks before, or after,
+ * and written right after (a copy-on-write fault, and a TLB shootdown
+ * interrupting every core the program runs on), page by page. Once such
+ * creations were seen on 4 of the 16 shadow pages of an 8 KiB block of
+ * application memory, the block's shadow (64 KiB) is committed for
+ * writing at once (MADV_POPULATE_WRITE): dense data (arrays) then takes 4
+ * double faults and one madvise per block instead of 16 double faults, and
+ * sparse data never commits more than 4 times the pages it touched. A sweep (the two blocks before, or after,
  * committed) commits the block it enters and the next 3 at once, and the
  * next 3 again as it enters the last of them: it reads no page the kernel
  * has not committed. No-op where the kernel has no MADV_POPULATE_WRITE

@@ -3962,7 +3962,7 @@ GOLDI_INLINE void access_fast_whole(struct gls_engine *g, struct goldi_thr *thr,
     goldi_origin_t o = 0;
     if (w && size == GOLDI_GRANULE)
         prefetch_next_granule(w, write);
-    if (w && size == 2 * GOLDI_GRANULE)
+    else if (w)
         prefetch_sweep_ahead(w, write);
     if (!write && size == GOLDI_GRANULE)
         prefetch_pointee(addr);
