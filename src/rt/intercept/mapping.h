@@ -27,4 +27,8 @@ void goldi_icpt_unmapping(struct goldi_rt_thread *t, uintptr_t addr, size_t n, u
  * checked, the unmapping can no longer be), and its shadow goes back. */
 void goldi_icpt_unmapped(struct goldi_rt_thread *t, uintptr_t addr, size_t n, uintptr_t pc);
 
+/* [addr, addr+n) is being unmapped, or was just mapped over, by a call
+ * other than shmdt: the System V attachments there end (shm.c). */
+void goldi_icpt_attachments_forget(uintptr_t addr, size_t n);
+
 #endif

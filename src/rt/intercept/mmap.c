@@ -103,9 +103,14 @@ static void *real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_
 
 static void *do_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off, uintptr_t pc) {
     void *p = real_mmap(addr, len, prot, flags, fd, off);
-    struct goldi_rt_thread *t;
-    if (p != MAP_FAILED && (t = goldi_icpt_map_thread()))
-        goldi_icpt_mapped(t, (uintptr_t)p, goldi_icpt_page_span((uintptr_t)p, len), pc);
+    if (p == MAP_FAILED)
+        return p;
+    size_t n = goldi_icpt_page_span((uintptr_t)p, len);
+    if (flags & MAP_FIXED)   /* (only a fixed mapping can replace an attachment) */
+        goldi_icpt_attachments_forget((uintptr_t)p, n);
+    struct goldi_rt_thread *t = goldi_icpt_map_thread();
+    if (t)
+        goldi_icpt_mapped(t, (uintptr_t)p, n, pc);
     return p;
 }
 
@@ -123,8 +128,10 @@ GOLDI_EXPORT int munmap(void *addr, size_t len) {
      * the kernel refuses (goldi_icpt_page_span 0) changes nothing. */
     struct goldi_rt_thread *t = goldi_icpt_map_thread();
     uintptr_t a = (uintptr_t)addr;
+    size_t n = goldi_icpt_page_span(a, len);
+    goldi_icpt_attachments_forget(a, n);
     if (t)
-        goldi_icpt_unmapping(t, a, goldi_icpt_page_span(a, len), GOLDI_CALLER_PC());
+        goldi_icpt_unmapping(t, a, n, GOLDI_CALLER_PC());
     if (GOLDI_UNLIKELY(goldi_real_resolving()))
         return (int)syscall(SYS_munmap, addr, len);
     return GOLDI_REAL(munmap)(addr, len);
@@ -141,6 +148,9 @@ GOLDI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, 
     uintptr_t pc = GOLDI_CALLER_PC(), o = (uintptr_t)old;
     struct goldi_rt_thread *t = goldi_icpt_map_thread();
     size_t olds = goldi_icpt_page_span(o, old_len), news = goldi_icpt_page_span(o, new_len);
+    goldi_icpt_attachments_forget(o, olds);   /* (a remapped attachment: shmdt then asks /proc/self/maps) */
+    if (flags & MREMAP_FIXED)   /* (the target range is replaced, as by MAP_FIXED) */
+        goldi_icpt_attachments_forget((uintptr_t)want, goldi_icpt_page_span((uintptr_t)want, new_len));
     /* A shrink in place drops the tail: it ends before the call, as munmap. */
     if (t && olds && news && news < olds && !(flags & MREMAP_FIXED))
         goldi_icpt_unmapping(t, o + news, olds - news, pc);

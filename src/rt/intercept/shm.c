@@ -43,6 +43,7 @@ struct attachment {
 };
 static struct attachment attachments[ATTACHMENTS_MAX];
 static goldi_spinlock_t attachments_lock = GOLDI_SPINLOCK_INIT;
+static _Atomic unsigned attachments_live;   /* slots in use (changed under the lock) */
 
 static void attachments_lock_all(void) { goldi_spin_lock(&attachments_lock); }
 static void attachments_unlock_all(void) { goldi_spin_unlock(&attachments_lock); }
@@ -53,25 +54,48 @@ __attribute__((constructor(102))) static void attachments_atfork_init(void) {
                           attachments_unlock_all);
 }
 
-/* [addr, addr+size) was just attached. An older attachment it overlaps
- * (SHM_REMAP) keeps only its part below addr: a detach of an address inside
- * the new range fails, and the new range is not the old one's to end. Not
- * recorded when the table is full (shmdt then reads /proc/self/maps). */
-static void attachment_add(uintptr_t addr, size_t size) {
-    uintptr_t end = addr + size;
-    struct attachment *slot = NULL;
-    goldi_spin_lock(&attachments_lock);
+/* [addr, end) holds no attachment any more (another mapping replaced it,
+ * or it was unmapped): an attachment it overlaps keeps only its part below
+ * addr, since a detach of an address inside the range fails and the range
+ * is not the old attachment's to end. Caller holds the lock. */
+static void attachments_trim_locked(uintptr_t addr, uintptr_t end) {
     for (size_t i = 0; i < ATTACHMENTS_MAX; i++) {
         struct attachment *a = &attachments[i];
-        if (a->size && a->addr < end && addr < a->addr + a->size)
-            a->size = a->addr < addr ? addr - a->addr : 0;
-        if (!a->size && !slot)
-            slot = a;
+        if (!a->size || a->addr >= end || addr >= a->addr + a->size)
+            continue;
+        a->size = a->addr < addr ? addr - a->addr : 0;
+        if (!a->size)
+            atomic_fetch_sub_explicit(&attachments_live, 1, memory_order_relaxed);
     }
-    if (slot) {
-        slot->addr = addr;
-        slot->size = size;
+}
+
+/* [addr, addr+size) was just attached (over any older attachment there:
+ * SHM_REMAP). Not recorded when the table is full (shmdt then reads
+ * /proc/self/maps). */
+static void attachment_add(uintptr_t addr, size_t size) {
+    goldi_spin_lock(&attachments_lock);
+    attachments_trim_locked(addr, addr + size);
+    for (size_t i = 0; i < ATTACHMENTS_MAX; i++) {
+        if (!attachments[i].size) {
+            attachments[i] = (struct attachment){ addr, size };
+            atomic_fetch_add_explicit(&attachments_live, 1, memory_order_relaxed);
+            break;
+        }
     }
+    goldi_spin_unlock(&attachments_lock);
+}
+
+/* A program may end an attachment with munmap (or map over it, or move it
+ * with mremap) instead of shmdt. Its entry must go: a later shmdt of that
+ * address, refused by the kernel, would otherwise end the lifetime of
+ * whatever memory is there now (a write of all of it, racing with its
+ * users), and a program that attaches and unmaps over and over would fill
+ * the table. Free while the program has no attachment. */
+void goldi_icpt_attachments_forget(uintptr_t addr, size_t n) {
+    if (!n || !atomic_load_explicit(&attachments_live, memory_order_relaxed))
+        return;
+    goldi_spin_lock(&attachments_lock);
+    attachments_trim_locked(addr, addr + n);
     goldi_spin_unlock(&attachments_lock);
 }
 
@@ -86,6 +110,7 @@ static size_t attachment_take(uintptr_t addr) {
         if (a->size && a->addr == addr) {
             size = a->size;
             a->size = 0;
+            atomic_fetch_sub_explicit(&attachments_live, 1, memory_order_relaxed);
             break;
         }
     }
