@@ -22,7 +22,9 @@ for src in "$here"/*.c "$here"/*.cpp; do
   name=$(basename "${src%.*}")
   verdict=$(sed -n 's|^// VERDICT: *\([a-z]*\).*|\1|p' "$src" | head -1)
   prog="$bin/$name"
-  if [ ! -x "$prog" ] || [ "$src" -nt "$prog" ]; then
+  # (rebuilt when older than its source, the wrapper or the runtime it links)
+  if [ ! -x "$prog" ] || [ "$src" -nt "$prog" ] || [ "$build/bin/goldi" -nt "$prog" ] ||
+     { [ -e "$build/lib/libgoldi_rt.a" ] && [ "$build/lib/libgoldi_rt.a" -nt "$prog" ]; }; then
     "$here/run_race_test.sh" "$compiler" compile "$src" "$build" >/dev/null || { echo "compile failed: $name" >&2; continue; }
   fi
   args=$(sed -n 's|^// ARGS: *||p' "$src" | head -1)

@@ -85,7 +85,9 @@ prog=$prebuilt
 # The library, if any, is named after the program's binary: each binary
 # loads its own copy, and parallel builds never write the same file.
 fresh=false
-[ "$engine" != compile ] && [ -x "$prebuilt" ] && [ "$prebuilt" -nt "$src" ] && [ "$prebuilt" -nt "$goldi" ] && fresh=true
+rt="$build/lib/libgoldi_rt.a"   # (linked into the binary: ninja relinks it without relinking goldi)
+[ "$engine" != compile ] && [ -x "$prebuilt" ] && [ "$prebuilt" -nt "$src" ] && [ "$prebuilt" -nt "$goldi" ] &&
+  { [ ! -e "$rt" ] || [ "$prebuilt" -nt "$rt" ]; } && fresh=true
 if [ -n "$libsrc" ]; then
   case $src in */*) libsrc=${src%/*}/$libsrc ;; esac
   libname=${libsrc##*/}
