@@ -93,11 +93,11 @@ GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t ad
  * application memory, the block's shadow (64 KiB) is committed for
  * writing at once (MADV_POPULATE_WRITE): dense data (arrays) then takes 4
  * double faults and one madvise per block instead of 16 double faults, and
- * sparse data never commits more than 4 times the pages it touched. A sweep (the two blocks before, or after,
- * committed) commits the block it enters and the next 3 at once, and the
- * next 3 again as it enters the last of them: it reads no page the kernel
- * has not committed. No-op where the kernel has no MADV_POPULATE_WRITE
- * (before Linux 5.14). */
+ * sparse data never commits more than 4 times the pages it touched. A
+ * sweep (the two blocks before, or after, committed) commits the block it
+ * enters and the next 3 at once, and the next 3 again as it enters the
+ * last of them: it reads no page the kernel has not committed. No-op
+ * where the kernel has no MADV_POPULATE_WRITE (before Linux 5.14). */
 void goldi_shadow_will_write(unsigned plane, uintptr_t addr);
 /* Calls fn(ctx, addr, word) for every non-zero word in [addr, addr+n), with
  * the granule lock of addr held; skips absent leaves quickly, and over a

@@ -78,8 +78,6 @@ static void sweep_in_pairs(bool live, int *at6, int *at7) {
         a(5, GOLDI_EV_READ, T1, x + 8 * i, 16);
     for (int i = 0; i < SWEEP; i += 2)
         a(5, GOLDI_EV_READ, T1, x + 8 * i, 16);
-    if (eh_verbose)
-        printf("    live %d: leased %llu kept %llu\n", live, (unsigned long long)(stat_of("goldilocks.inline_leased_updates") - leased), (unsigned long long)(stat_of("goldilocks.records_kept") - kept));
     EXPECT(stat_of("goldilocks.inline_leased_updates") > leased + SWEEP * 3 / 4);   /* (the reads: 2 x SWEEP / 2) */
     EXPECT(stat_of("goldilocks.records_kept") >= kept + SWEEP / 2);
     EXPECT_EQ(gls_log.n, 0);

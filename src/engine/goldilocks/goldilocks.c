@@ -1330,30 +1330,62 @@ unrepresentable:
     return INL_NO;
 }
 
+/* Is v (w[0] as loaded) thr's plain inline record, one inl_try takes for
+ * an access of this kind? (A split record's W is another thread's:
+ * inl_foreign; a half record: inl_try_any.) */
+GOLDI_INLINE bool inl_takes(uintptr_t v, const struct goldi_thr *thr, bool write) {
+    return (v & (GRAN_INL | GRAN_LOCK | GRAN_HALF)) == GRAN_INL && inl_owner(v) == thr->tid &&
+           !(write && (v & GRAN_SPLIT));
+}
+
+/* Kept: the bytes `piece` already carry an entry of this kind from this
+ * epoch with this alock (and a write finds no R to supersede), as the
+ * fields read without the bit say: the caller confirms w[0] afterwards. */
+GOLDI_INLINE bool inl_kept(const struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
+                           uint8_t piece, bool write) {
+    uint8_t mine = (uint8_t)(v >> (write ? 8 : 16)), reads = (uint8_t)(v >> 16);
+    if ((mine & piece) != piece || (write && (reads & piece)) ||
+        atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) != ts->epoch_pos)
+        return false;
+    uint64_t old = atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
+    return old == (thr->n_held ? alock_pack(alock_pick(old & ALOCK_ID_MASK, thr)) : 0);
+}
+
+/* The update of a record the caller holds (its bit, or its lease) for t's
+ * access of `piece` at pos with origin o and alock al, on the words of the
+ * access's kind only (op, o3, oa: as they are), then w[0]: the others stay
+ * untouched, and no struct is built and copied (the copies stalled on
+ * store forwarding in the hottest path). */
+GOLDI_INLINE void inl_store_kind(goldi_shadow_word_t *w, uintptr_t v, uint8_t piece, bool write, uint64_t pos,
+                                 uint64_t op, uint64_t o3, goldi_origin_t o, uint64_t oa, uint64_t al) {
+    unsigned pi = write ? 1 : 2, ai = write ? 5 : 6, osh = write ? 0 : 32;
+    if (op != pos)
+        atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
+    if ((goldi_origin_t)(o3 >> osh) != o)
+        atomic_store_explicit(&w[3], inl_o3_with(o3, write, o), memory_order_relaxed);
+    if (oa != al)
+        atomic_store_explicit(&w[ai], al, memory_order_relaxed);
+    atomic_store_explicit(&w[0], inl_w0_after(v, piece, write), memory_order_release);
+}
+
 /* v: w[0] as the caller loaded it (with acquire, or under the granule
  * lock). *found is the access's origin, or 0 to find it (pc, size: of the
  * whole access) only if it is stored; found, it is left there for the
  * access's other piece. */
 GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v, uint8_t piece,
                          bool write, uintptr_t pc, unsigned size, goldi_origin_t *found) {
-    if ((v & (GRAN_INL | GRAN_LOCK | GRAN_HALF)) != GRAN_INL || inl_owner(v) != thr->tid ||
-        (write && (v & GRAN_SPLIT)))
-        return INL_NO;   /* (a split record's W is another thread's: inl_foreign; a half record: inl_try_any) */
-    /* Kept: the bytes already carry an entry of this kind from this epoch
-     * with this alock (and a write finds no R to supersede). Nothing changes
-     * but the origin, and any access of one epoch is as good a witness of a
-     * race as another, so the first one stays and no lock is taken. The
-     * fields are read without the bit, so w[0] is read again after them
-     * (seqlock style): an expansion meanwhile changes it for good (only t
-     * could fold the granule back as t's, and t is here), and unchanged it
-     * vouches for the fields, which only t writes while the record stands. */
-    uint8_t mine = (uint8_t)(v >> (write ? 8 : 16)), reads = (uint8_t)(v >> 16);
-    if ((mine & piece) == piece && (!write || !(reads & piece)) &&
-        atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) == ts->epoch_pos) {
-        uint64_t old = atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
+    if (!inl_takes(v, thr, write))
+        return INL_NO;
+    /* Kept: nothing changes but the origin, and any access of one epoch is
+     * as good a witness of a race as another, so the first one stays and no
+     * lock is taken. The fields are read without the bit, so w[0] is read
+     * again after them (seqlock style): an expansion meanwhile changes it
+     * for good (only t could fold the granule back as t's, and t is here),
+     * and unchanged it vouches for the fields, which only t writes while
+     * the record stands. */
+    if (inl_kept(ts, thr, w, v, piece, write)) {
         atomic_thread_fence(memory_order_acquire);
-        if (old == (thr->n_held ? alock_pack(alock_pick(old & ALOCK_ID_MASK, thr)) : 0) &&
-            atomic_load_explicit(&w[0], memory_order_relaxed) == v) {
+        if (atomic_load_explicit(&w[0], memory_order_relaxed) == v) {
             tstat(ts, GLS_ST_KEPT, 1);
             return INL_KEPT;
         }
@@ -1372,28 +1404,19 @@ GOLDI_INLINE int inl_try(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     if (!leased &&
         !atomic_compare_exchange_strong_explicit(&w[0], &v, v | GRAN_LOCK, memory_order_acquire, memory_order_relaxed))
         return INL_NO;
-    /* inl_update on the words of the access's kind only (pos, origin half,
-     * alock): the others stay untouched, and no struct is built and copied
-     * (the copies stalled on store forwarding in the hottest path). */
     unsigned pi = write ? 1 : 2, ai = write ? 5 : 6, osh = write ? 0 : 32;
+    uint8_t mine = (uint8_t)(v >> (write ? 8 : 16));
     uint64_t pos = ts->epoch_pos, op = atomic_load_explicit(&w[pi], memory_order_relaxed);
     uint64_t o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
     uint64_t oa = atomic_load_explicit(&w[ai], memory_order_relaxed);
     uint64_t al = thr->n_held ? alock_pack(alock_pick(oa & ALOCK_ID_MASK, thr)) : 0;
-    bool same_o = (goldi_origin_t)(o3 >> osh) == o;
-    if ((mine & ~piece) && (op != pos || !same_o || oa != al)) {
+    if ((mine & ~piece) && (op != pos || (goldi_origin_t)(o3 >> osh) != o || oa != al)) {
         int r = inl_try_halve(ts, w, v, piece, write, op, o3, o, al);
         if (leased)
             gls_lease_done(&ts->lease);
         return r;
     }
-    if (op != pos)
-        atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
-    if (!same_o)
-        atomic_store_explicit(&w[3], inl_o3_with(o3, write, o), memory_order_relaxed);
-    if (oa != al)
-        atomic_store_explicit(&w[ai], al, memory_order_relaxed);
-    atomic_store_explicit(&w[0], inl_w0_after(v, piece, write), memory_order_release);
+    inl_store_kind(w, v, piece, write, pos, op, o3, o, oa, al);
     if (leased) {
         gls_lease_done(&ts->lease);
         tstat(ts, GLS_ST_INL_LEASED, 1);
@@ -3887,40 +3910,15 @@ GOLDI_INLINE int inl_try_whole(struct gls_thr *ts, struct goldi_thr *thr, goldi_
     return r;
 }
 
-/* Is v (w[0] as loaded) thr's plain inline record, one that inl_try takes
- * for a whole-granule access of this kind? */
-GOLDI_INLINE bool inl_pair_takes(uintptr_t v, const struct goldi_thr *thr, bool write) {
-    return (v & (GRAN_INL | GRAN_LOCK | GRAN_HALF)) == GRAN_INL && inl_owner(v) == thr->tid &&
-           !(write && (v & GRAN_SPLIT));
-}
-
-/* inl_try's kept test for a whole granule, on fields read without the bit:
- * the caller confirms w[0] afterwards. */
-GOLDI_INLINE bool inl_kept_whole(const struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w,
-                                 uintptr_t v, bool write) {
-    uint8_t mine = (uint8_t)(v >> (write ? 8 : 16)), reads = (uint8_t)(v >> 16);
-    if (mine != 0xff || (write && reads) || atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) != ts->epoch_pos)
-        return false;
-    uint64_t old = atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
-    return old == (thr->n_held ? alock_pack(alock_pick(old & ALOCK_ID_MASK, thr)) : 0);
-}
-
-/* inl_try's update of a whole granule (its record is thr's, as v says, and
- * held: t's lease), with plain stores: the words of the access's kind, then
- * w[0]. */
+/* inl_try's update of a whole granule, its record thr's (as v says) and
+ * held by t's lease. */
 GOLDI_INLINE void inl_update_whole(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
                                    bool write, goldi_origin_t o) {
-    unsigned pi = write ? 1 : 2, ai = write ? 5 : 6, osh = write ? 0 : 32;
-    uint64_t pos = ts->epoch_pos, o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
-    uint64_t oa = atomic_load_explicit(&w[ai], memory_order_relaxed);
+    uint64_t o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
+    uint64_t oa = atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
     uint64_t al = thr->n_held ? alock_pack(alock_pick(oa & ALOCK_ID_MASK, thr)) : 0;
-    if (atomic_load_explicit(&w[pi], memory_order_relaxed) != pos)
-        atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
-    if ((goldi_origin_t)(o3 >> osh) != o)
-        atomic_store_explicit(&w[3], inl_o3_with(o3, write, o), memory_order_relaxed);
-    if (oa != al)
-        atomic_store_explicit(&w[ai], al, memory_order_relaxed);
-    atomic_store_explicit(&w[0], inl_w0_after(v, 0xff, write), memory_order_release);
+    uint64_t op = atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed);
+    inl_store_kind(w, v, 0xff, write, ts->epoch_pos, op, o3, o, oa, al);
 }
 
 /* Both granules of an aligned 16-byte access (a vectorised loop's), their
@@ -3936,9 +3934,9 @@ GOLDI_INLINE int inl_try_pair(struct gls_thr *ts, struct goldi_thr *thr, goldi_s
     goldi_shadow_word_t *w2 = w + GOLDI_GRANULE;
     uintptr_t v = atomic_load_explicit(&w[0], memory_order_acquire);
     uintptr_t v2 = atomic_load_explicit(&w2[0], memory_order_acquire);
-    if (!inl_pair_takes(v, thr, write) || !inl_pair_takes(v2, thr, write))
+    if (!inl_takes(v, thr, write) || !inl_takes(v2, thr, write))
         return INL_NO;
-    bool kept = inl_kept_whole(ts, thr, w, v, write), kept2 = inl_kept_whole(ts, thr, w2, v2, write);
+    bool kept = inl_kept(ts, thr, w, v, 0xff, write), kept2 = inl_kept(ts, thr, w2, v2, 0xff, write);
     atomic_thread_fence(memory_order_acquire);   /* (the fields before w[0] again: inl_try's seqlock) */
     if (kept && kept2) {
         if (atomic_load_explicit(&w[0], memory_order_relaxed) != v ||
