@@ -179,6 +179,8 @@ static GOLDI_NOINLINE void gfilter_miss(struct goldi_rt_thread *t, uint32_t epoc
         t->gfilter_window.hits++;
         if (!t->filter_window.skip)   /* (covered, so a repeat is too: it takes the shorter test) */
             filter_note(t, epoch, addr, size, kind == GOLDI_EV_WRITE);
+        else if (--t->filter_window.left == 0)   /* (the filter's skip span counts this access too) */
+            filter_adapt(t);
         return;
     }
     gfilter_mark_miss(t, epoch, addr, size, kind, pc);
