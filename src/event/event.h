@@ -330,6 +330,11 @@ struct goldi_sink {
      * on_access would. Runs without the striped lock. May be NULL. */
     void (*on_access_fast)(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                            uintptr_t pc);
+    /* Optional, with on_access_fast: how many of thr's accesses so far the
+     * sink found already recorded in their epoch, so that nothing changed
+     * (repeats, which the runtime's granule filter answers when it is on).
+     * Called rarely, by thr's own thread. May be NULL. */
+    uint64_t (*repeats)(void *self, const struct goldi_thr *thr);
     /* Every event, after its access pieces; for atomics inside the object's
      * critical section. May be NULL. */
     void (*on_event)(void *self, const struct goldi_event *ev);

@@ -61,9 +61,17 @@ struct goldi_filter_entry {
  * a fifth more instructions) skips it for a span of the filter's windows
  * and spans (counted there, so that skipping costs the access path one
  * test). A window of 16 K misses lets a sweep of a few thousand granules
- * (nbody's positions) mark them all before its repeats are counted. */
+ * (nbody's positions) mark them all before its repeats are counted. Two
+ * windows are GOLDI_GFILTER_LONG times longer, for a sweep that comes back
+ * over more data than a short window marks (a pricer's 175 K granules a
+ * pass, 50 passes: every short window saw first touches only and failed):
+ * a thread's first window, and a window after a span in which the engine
+ * found at least three in four of the accesses repeats of their epoch
+ * (goldi_sink.repeats). The first one costs a thread up to 256 K marks
+ * once (~6 M instructions). */
 #define GOLDI_GFILTER_WINDOW 16384u  /* misses */
 #define GOLDI_GFILTER_SKIP 64u       /* the filter's windows and spans */
+#define GOLDI_GFILTER_LONG 16u       /* a long window: this many windows */
 #define GOLDI_GFILTER_SPAN 9     /* log2 bytes per block: 64 granules */
 struct goldi_gfilter_block {
     uintptr_t key;          /* address >> GOLDI_GFILTER_SPAN (0: empty) */
@@ -102,6 +110,10 @@ struct goldi_rt_thread {
     struct goldi_rt_thread *next;   /* registry list (thread.c) */
     int os_tid;                     /* kernel tid (reports); set by goldi_rt_thread_start */
     uint32_t ignore_user;           /* part of ignore owned by __tsan_ignore_thread_begin/end */
+    /* Accesses past the filter, counted at the end of each filter window or
+     * span; and, at the start of the granule filter's skip span, that count
+     * and the engine's repeats (access.c gfilter_adapt). */
+    uint64_t filter_passed, gfilter_span_passed, gfilter_span_repeats;
     /* The last atomic read this thread dispatched (rt/abi/atomic.c): a spin
      * loop re-reading a location nobody stored to since is not re-dispatched
      * (an atomic load recognises that without the location's lock). */
@@ -123,7 +135,7 @@ uint64_t goldi_rt_mutex_spins(bool slept);
 GOLDI_INLINE void goldi_rt_filters_start(struct goldi_rt_thread *t, bool on) {
     t->filter_off = !on;
     t->filter_window = (struct goldi_window){ .skip = !on, .left = GOLDI_FILTER_WINDOW };
-    t->gfilter_window = (struct goldi_window){ .skip = !on, .left = GOLDI_GFILTER_WINDOW };
+    t->gfilter_window = (struct goldi_window){ .skip = !on, .left = GOLDI_GFILTER_WINDOW * GOLDI_GFILTER_LONG };
 }
 
 /* The calling thread's state; NULL before the runtime initialised it. */

@@ -1,7 +1,8 @@
 // VERDICT: race
 // Read-shared data on the lock-free "kept" path: T2 and T3 sweep an array main wrote, twice,
-// in one epoch (the array is larger than the runtime's same-epoch filter, so the second sweep
-// reaches the engine: R(T2), R(T3) exist and those reads change nothing). Then T1 stores one
+// in one epoch (the array is larger than the runtime's same-epoch filter, and its 4-byte
+// elements are too small for the granule filter, so the second sweep reaches the engine:
+// R(T2), R(T3) exist and those reads change nothing). Then T1 stores one
 // element atomically, unordered with both: a plain write would drop their R entries, an atomic
 // one does not, so T2's next sweep (another line, same epoch) must not take that element as
 // unchanged: it races with the store and is reported on its own line.
@@ -9,14 +10,17 @@
 // ENGINES: goldilocks vc
 // (FastTrack skips a read in the epoch of the same thread's previous read, its fast path by design:
 // it reports this race once, at the store.)
-// CHECK: readshared_atomic_store_race.c:37
-// CHECK: readshared_atomic_store_race.c:42
+// CHECK: readshared_atomic_store_race.c:41
+// CHECK: readshared_atomic_store_race.c:46
 #include <pthread.h>
 #include <stdio.h>
 #include "invisible_barrier.h"
 
 #define N 32768   /* twice the filter's 2^14 slots (GOLDI_FILTER_BITS in src/rt/rt.h) */
-volatile long x[N];   /* volatile: every read of the loops is a real (instrumented) load */
+/* volatile: every read of the loops is a real (instrumented) load; int: the
+ * granule filter (rt.h), which a re-read sweep of 8-byte elements warms,
+ * never answers accesses smaller than a granule */
+volatile int x[N];
 ib_flag readers_ready, stored, done3;
 ib_barrier two;
 

@@ -4101,6 +4101,15 @@ static void gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
     }
 }
 
+/* goldi_sink.repeats: the thread's kept accesses, lock-free or not. */
+static uint64_t gls_repeats(void *self, const struct goldi_thr *thr) {
+    const struct gls_engine *g = self;
+    const struct gls_thr *ts = thr->estate[g->env.index];
+    return ts ? atomic_load_explicit(&ts->st[GLS_ST_KEPT], memory_order_relaxed) +
+                    atomic_load_explicit(&ts->st[GLS_ST_KEPT_FAST], memory_order_relaxed)
+              : 0;
+}
+
 /* --- update-list GC (docs/goldilocks.md "Bounded memory") ----------------------------------- */
 
 /* Removes e from its granule (ANY compression). Caller holds the granule lock. */
@@ -5446,6 +5455,7 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     sink->own_granule_locks = true;
     sink->free_sparse = true;   /* (access_piece: a FREE of a granule without state is a no-op) */
     sink->on_access_fast = gls_on_access_fast;
+    sink->repeats = gls_repeats;
     sink->on_event = gls_on_event;
     sink->on_atomic = gls_on_atomic;
     sink->on_thr_free = gls_on_thr_free;

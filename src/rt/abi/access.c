@@ -45,6 +45,7 @@ static GOLDI_NOINLINE void filter_adapt(struct goldi_rt_thread *t) {
         t->filter_window.left = GOLDI_FILTER_SKIP;
         return;
     }
+    t->filter_passed += t->filter_window.skip ? GOLDI_FILTER_SKIP : GOLDI_FILTER_WINDOW;
     if (t->gfilter_window.skip && --t->gfilter_window.left == 0)
         gfilter_adapt(t);   /* its span is over: a window again */
     bool skip = goldi_window_next(&t->filter_window, GOLDI_FILTER_WINDOW, GOLDI_FILTER_SKIP, GOLDI_FILTER_WINDOW / 16);
@@ -54,11 +55,29 @@ static GOLDI_NOINLINE void filter_adapt(struct goldi_rt_thread *t) {
 /* The end of a granule filter window (its misses) or skip span: it is kept
  * while its hits are at least twice its misses. Where the shadow is in
  * cache its lookup and mark cost about what the engine's kept path does,
- * so only a filter that answers most repeats pays for itself. */
+ * so only a filter that answers most repeats pays for itself. A span in
+ * which the engine answered mostly repeats is followed by a long window
+ * (rt.h). */
 static GOLDI_NOINLINE void gfilter_adapt(struct goldi_rt_thread *t) {
+    bool span_ended = t->gfilter_window.skip;
     bool skip = goldi_window_next(&t->gfilter_window, GOLDI_GFILTER_WINDOW, GOLDI_GFILTER_SKIP,
                                   GOLDI_GFILTER_WINDOW * 2);
     atomic_fetch_add_explicit(&filter_windows[1][skip], 1, memory_order_relaxed);
+    const struct goldi_sink *fs = goldi_dispatch_fast_sink;
+    if (!fs || !fs->repeats)
+        return;
+    uint64_t repeats = fs->repeats(fs->self, &t->thr);
+    if (skip) {   /* a span starts */
+        t->gfilter_span_passed = t->filter_passed;
+        t->gfilter_span_repeats = repeats;
+    } else if (span_ended &&
+               (repeats - t->gfilter_span_repeats) * 4 >= (t->filter_passed - t->gfilter_span_passed) * 3) {
+        /* The engine found three in four of the span's accesses repeats of
+         * their epoch: a sweep that comes back over more data than one
+         * window marks (each pass of a pricer over its options). A long
+         * window lets the filter mark a whole pass before it is judged. */
+        t->gfilter_window.left = GOLDI_GFILTER_WINDOW * GOLDI_GFILTER_LONG;
+    }
 }
 
 GOLDI_INLINE struct goldi_filter_entry *filter_slot(struct goldi_rt_thread *t, uintptr_t addr) {
