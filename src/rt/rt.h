@@ -68,7 +68,7 @@ struct goldi_filter_entry {
  * a thread's first window, and a window after a span in which the engine
  * found at least three in four of the accesses repeats of their epoch
  * (goldi_sink.repeats). The first one costs a thread up to 256 K marks
- * once (~6 M instructions). */
+ * once (~13 M instructions). */
 #define GOLDI_GFILTER_WINDOW 16384u  /* misses */
 #define GOLDI_GFILTER_SKIP 64u       /* the filter's windows and spans */
 #define GOLDI_GFILTER_LONG 16u       /* a long window: this many windows */
