@@ -14,9 +14,11 @@
 # median wall times with each cell's min-max, the ratios goldi/TSan, and B / A
 # as the median of the rounds' ratios (min-max), then B's median peak RSS over
 # A's and over TSan's; OUT/WORKLOAD.tsv keeps every run.
+# Each build's runtime carries its own tree's profile (pgo/, GOLDI_PGO): to
+# compare code alone, build both with -DGOLDI_PGO=off or retrain both.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-[[ $# -ge 2 ]] || { sed -n '2,16p' "${BASH_SOURCE[0]}"; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '2,18p' "${BASH_SOURCE[0]}"; exit 2; }
 . "$here/tools/two_builds.sh"
 two_builds ab.sh "stencil:400 lu:400 nbody:1500 blackscholes:100000 radix:2000000 sharedspot:3000000
                   localspot:50000000 multiset:200000 lockfree:200000 pipeline:300000 hashtable:400000
