@@ -5211,8 +5211,36 @@ GOLDI_INLINE bool tok_readers_fit(const struct goldi_token *tok, goldi_tid_t t) 
     return tok->id < (UINT64_C(1) << 47) && t < TOK_READERS;
 }
 
-/* The ACQ step of t on an rwlock's tok[0]: appended unless it would change
- * no set (above). */
+/* An atomic location's token has readers' bits too, while the location is
+ * one (kind ATOMIC) that some operation stored to (n_writes: never an
+ * exclusive lock's run then, whose thread number the bits could be read
+ * as). Its operations' cells are ordered by the location's section, which
+ * a store's or RMW's tok_mark_held runs in before its cell. t's acquire
+ * load appends nothing while t's bit is set: a flag polled between other
+ * synchronisation (a queue's consumer draining a burst reads an unchanged
+ * tail after each of its own releases of head). t's own adding cell leaves
+ * t's bit set (tok_mark_own): a set it adds A to holds t, or Frel(t),
+ * which only sets holding t get; so an RMW by the last thread to touch the
+ * location appends its write half only. */
+GOLDI_INLINE const struct goldi_token *atomic_readers(const struct goldi_sync *o) {
+    return o->kind == GOLDI_SYNC_ATOMIC && atomic_load_explicit(&o->n_writes, memory_order_relaxed) ? &o->tok[0]
+                                                                                                   : NULL;
+}
+
+/* tok_mark_held for t's own adding cell on a token with readers' bits:
+ * every other thread's bit goes, t's stays if it was set. */
+static void tok_mark_own(const struct gls_engine *g, struct goldi_token *tok, goldi_tid_t t) {
+    void **slot = &tok->estate[g->env.index];
+    uintptr_t id = (uintptr_t)tok->id, v = (uintptr_t)__atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    uintptr_t want = tok_readers_fit(tok, t) && v != id && tok_slot_held(tok, v) && (v >> t & 1)
+                         ? id << 16 | (uintptr_t)1 << t
+                         : id;
+    if (v != want)
+        __atomic_store_n(slot, (void *)want, __ATOMIC_RELEASE);
+}
+
+/* The ACQ step of t on an rwlock's tok[0] or an atomic location's token:
+ * appended unless it would change no set (above). */
 static void acq_readers(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, struct goldi_token *tok) {
     void **slot = &tok->estate[g->env.index];
     uintptr_t id = (uintptr_t)tok->id, v = (uintptr_t)__atomic_load_n(slot, __ATOMIC_ACQUIRE);
@@ -5265,13 +5293,17 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
     case GOLDI_HB_EXIT:             /* X_t := C_t: the thread token stays */
         break;
     case GOLDI_HB_ATOMIC_LOAD:      /* A in LS => add (acquire ? t : Facq(t)) */
-        if (tok_may_be_held(g, s->tok))
+        if (s->strong && s->tok == readers && tok_readers_fit(s->tok, t))
+            acq_readers(g, ts, t, s->tok);
+        else if (tok_may_be_held(g, s->tok))
             append(g, ts, t, sync_tok(s->tok), s->strong ? tt : gls_tok(GLS_TK_FACQ, t));
         break;
     case GOLDI_HB_ATOMIC_STORE:     /* (release ? t : Frel(t)) in LS ? add A : remove A */
         /* Before t's first release fence a relaxed store only removes A
          * (no set holds Frel(t), see below): nothing to remove from no set. */
-        if (s->strong || ts->rel_fenced)
+        if ((s->strong || ts->rel_fenced) && s->tok == readers)
+            tok_mark_own(g, s->tok, t);
+        else if (s->strong || ts->rel_fenced)
             tok_mark_held(g, s->tok);
         else if (!tok_may_be_held(g, s->tok))
             break;
@@ -5284,7 +5316,10 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
          * with relaxed fetch_add then costs one cell, not two. */
         if (!s->strong && !ts->rel_fenced)
             break;
-        tok_mark_held(g, s->tok);
+        if (s->tok == readers)
+            tok_mark_own(g, s->tok, t);
+        else
+            tok_mark_held(g, s->tok);
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok));
         break;
     case GOLDI_HB_FENCE_ACQ:        /* Facq(t) in LS => add t */
@@ -5317,8 +5352,12 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
                                                                                                      : NULL;
     bool excl = lk && (lk->kind == GOLDI_SYNC_MUTEX || lk->kind == GOLDI_SYNC_SPIN) &&
                 !atomic_load_explicit(&lk->n_writes, memory_order_acquire);
+    bool atomic = ev->kind == GOLDI_EV_ATOMIC_READ_SYNC || ev->kind == GOLDI_EV_ATOMIC_STORE ||
+                  ev->kind == GOLDI_EV_ATOMIC_RMW;
     const struct goldi_token *readers = ev->kind == GOLDI_EV_LOCK_ACQ && ev->obj->kind == GOLDI_SYNC_RWLOCK
-                                            ? &ev->obj->tok[0] : NULL;
+                                            ? &ev->obj->tok[0]
+                                        : atomic ? atomic_readers(ev->obj)
+                                                 : NULL;
     for (int i = 0; i < n; i++)
         do_step(g, ts, thr->tid, &steps[i], excl, readers);
     if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
@@ -5360,9 +5399,10 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     struct gls_thr *ts = thr_state(g, ev->thr);
     gls_lease_release_all(&g->leases, &ts->lease);
     goldi_tid_t t = ev->thr->tid;
+    const struct goldi_token *readers = atomic_readers(ev->obj);
     struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
     if (ev->kind != GOLDI_EV_ATOMIC_STORE && goldi_atomic_read_step(ev, own_store, steps))
-        do_step(g, ts, t, &steps[0], false, NULL);
+        do_step(g, ts, t, &steps[0], false, readers);
     /* (an aligned atomic is one granule; a 16-byte one two) */
     for (uintptr_t a = ev->addr, end = ev->addr + ev->size, gend; a < end; a = gend) {
         gend = goldi_granule_piece_end(a, end);
@@ -5370,7 +5410,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     }
     int n = goldi_event_hb_steps(ev, steps);
     for (int i = 0; i < n; i++)
-        do_step(g, ts, t, &steps[i], false, NULL);
+        do_step(g, ts, t, &steps[i], false, readers);
     if (GOLDI_UNLIKELY(atomic_load_explicit(&g->sweep_wanted, memory_order_relaxed)))
         gc_sweep(g);
 }
