@@ -193,6 +193,13 @@ struct gls_sname {
 #define KEPT_WINDOW 4096u
 #define KEPT_SKIP 65536u
 
+/* An atomic location (its token's id) whose stores up to the writes-th
+ * the thread has acquired (acq_atomic); id 0: empty. */
+#define GLS_ACQ_MEMO 16
+struct gls_acq_memo {
+    uint64_t id, writes;
+};
+
 struct gls_tscratch;
 struct gls_thr {
     /* First cell id after the thread's last own cell. Cells whose condition
@@ -221,6 +228,7 @@ struct gls_thr {
     struct goldi_thr *thr;            /* (its joining mark, for the GC) */
     struct goldi_window kept_window;  /* lock-free kept tries (kept_try) */
     struct gls_leases *leases;        /* the engine's (gls_lease.h) */
+    struct gls_acq_memo acq_memo[GLS_ACQ_MEMO];   /* atomic locations t is up to date with (acq_atomic) */
 };
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -5211,36 +5219,8 @@ GOLDI_INLINE bool tok_readers_fit(const struct goldi_token *tok, goldi_tid_t t) 
     return tok->id < (UINT64_C(1) << 47) && t < TOK_READERS;
 }
 
-/* An atomic location's token has readers' bits too, while the location is
- * one (kind ATOMIC) that some operation stored to (n_writes: never an
- * exclusive lock's run then, whose thread number the bits could be read
- * as). Its operations' cells are ordered by the location's section, which
- * a store's or RMW's tok_mark_held runs in before its cell. t's acquire
- * load appends nothing while t's bit is set: a flag polled between other
- * synchronisation (a queue's consumer draining a burst reads an unchanged
- * tail after each of its own releases of head). t's own adding cell leaves
- * t's bit set (tok_mark_own): a set it adds A to holds t, or Frel(t),
- * which only sets holding t get; so an RMW by the last thread to touch the
- * location appends its write half only. */
-GOLDI_INLINE const struct goldi_token *atomic_readers(const struct goldi_sync *o) {
-    return o->kind == GOLDI_SYNC_ATOMIC && atomic_load_explicit(&o->n_writes, memory_order_relaxed) ? &o->tok[0]
-                                                                                                   : NULL;
-}
-
-/* tok_mark_held for t's own adding cell on a token with readers' bits:
- * every other thread's bit goes, t's stays if it was set. */
-static void tok_mark_own(const struct gls_engine *g, struct goldi_token *tok, goldi_tid_t t) {
-    void **slot = &tok->estate[g->env.index];
-    uintptr_t id = (uintptr_t)tok->id, v = (uintptr_t)__atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    uintptr_t want = tok_readers_fit(tok, t) && v != id && tok_slot_held(tok, v) && (v >> t & 1)
-                         ? id << 16 | (uintptr_t)1 << t
-                         : id;
-    if (v != want)
-        __atomic_store_n(slot, (void *)want, __ATOMIC_RELEASE);
-}
-
-/* The ACQ step of t on an rwlock's tok[0] or an atomic location's token:
- * appended unless it would change no set (above). */
+/* The ACQ step of t on an rwlock's tok[0]: appended unless it would change
+ * no set (above). */
 static void acq_readers(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, struct goldi_token *tok) {
     void **slot = &tok->estate[g->env.index];
     uintptr_t id = (uintptr_t)tok->id, v = (uintptr_t)__atomic_load_n(slot, __ATOMIC_ACQUIRE);
@@ -5257,8 +5237,52 @@ static void acq_readers(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t,
     }
 }
 
+/* An atomic location's stores (kind ATOMIC: no lock event ever added its
+ * token) all come counted, before they are performed, under the
+ * location's section (goldi_sync.n_writes), and that section orders the
+ * location's cells: `before` is the count of stores ahead of the operation
+ * a step belongs to (0: not counted, no memo). t's acquire load appends
+ * nothing when t's memo says it acquired after the before-th store already
+ * (t's ACQ cell then, or t's own store or RMW since): every cell adding A
+ * since then was t's own, which adds A only to sets holding t, or Frel(t),
+ * which only sets holding t get. A consumer draining a burst reads an
+ * unchanged tail after each of its own releases of head; a thread's RMWs
+ * on a counter nobody else stored to meanwhile append their write halves
+ * only. A relaxed store by another thread (only ever a removal) and a CAS
+ * that failed and took its count back are counted conservatively or not
+ * at all. The memo is the thread's own: nothing shared is written. */
+struct gls_loc {
+    uint64_t before;
+};
+GOLDI_INLINE struct gls_acq_memo *acq_memo_of(struct gls_thr *ts, uint64_t id) {
+    return &ts->acq_memo[(id * 0x9E3779B97F4A7C15ull) >> (64 - 4)];
+}
+_Static_assert(GLS_ACQ_MEMO == 16, "acq_memo_of hashes to 4 bits");
+
+static void acq_atomic(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_token *tok,
+                       uint64_t before) {
+    if (!tok_may_be_held(g, tok))
+        return;
+    struct gls_acq_memo *m = acq_memo_of(ts, tok->id);
+    if (m->id == tok->id && m->writes == before) {
+        tstat(ts, GLS_ST_ACQ_SKIPPED, 1);
+        return;
+    }
+    append(g, ts, t, sync_tok(tok), gls_tok(GLS_TK_THREAD, t));
+    m->id = tok->id;
+    m->writes = before;
+}
+
+/* t's own store (or RMW write half) after `before` others: t stays up to
+ * date if it was (acq_atomic). */
+GOLDI_INLINE void acq_memo_own_store(struct gls_thr *ts, const struct goldi_token *tok, uint64_t before) {
+    struct gls_acq_memo *m = acq_memo_of(ts, tok->id);
+    if (m->id == tok->id && m->writes == before)
+        m->writes = before + 1;
+}
+
 GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_hb_step *s,
-                          bool excl, const struct goldi_token *readers) {
+                          bool excl, const struct goldi_token *readers, const struct gls_loc *loc) {
     uint64_t tt = gls_tok(GLS_TK_THREAD, t);
     void **slot = excl ? &s->tok->estate[g->env.index] : NULL;   /* (lock steps have a token) */
     switch ((enum goldi_hb_op)s->op) {
@@ -5293,33 +5317,32 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
     case GOLDI_HB_EXIT:             /* X_t := C_t: the thread token stays */
         break;
     case GOLDI_HB_ATOMIC_LOAD:      /* A in LS => add (acquire ? t : Facq(t)) */
-        if (s->strong && s->tok == readers && tok_readers_fit(s->tok, t))
-            acq_readers(g, ts, t, s->tok);
+        if (s->strong && loc)
+            acq_atomic(g, ts, t, s->tok, loc->before);
         else if (tok_may_be_held(g, s->tok))
             append(g, ts, t, sync_tok(s->tok), s->strong ? tt : gls_tok(GLS_TK_FACQ, t));
         break;
     case GOLDI_HB_ATOMIC_STORE:     /* (release ? t : Frel(t)) in LS ? add A : remove A */
+        if (loc)
+            acq_memo_own_store(ts, s->tok, loc->before);
         /* Before t's first release fence a relaxed store only removes A
          * (no set holds Frel(t), see below): nothing to remove from no set. */
-        if ((s->strong || ts->rel_fenced) && s->tok == readers)
-            tok_mark_own(g, s->tok, t);
-        else if (s->strong || ts->rel_fenced)
+        if (s->strong || ts->rel_fenced)
             tok_mark_held(g, s->tok);
         else if (!tok_may_be_held(g, s->tok))
             break;
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok) | GLS_OP_STORE);
         break;
     case GOLDI_HB_ATOMIC_RMW:       /* write half: (release ? t : Frel(t)) in LS => add A */
+        if (loc)
+            acq_memo_own_store(ts, s->tok, loc->before);
         /* Frel(t) enters sets only through t's release fences: before the
          * first, no set holds it and a relaxed RMW's write half changes no
          * set (unlike a relaxed store, which removes A). A counter bumped
          * with relaxed fetch_add then costs one cell, not two. */
         if (!s->strong && !ts->rel_fenced)
             break;
-        if (s->tok == readers)
-            tok_mark_own(g, s->tok, t);
-        else
-            tok_mark_held(g, s->tok);
+        tok_mark_held(g, s->tok);
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok));
         break;
     case GOLDI_HB_FENCE_ACQ:        /* Facq(t) in LS => add t */
@@ -5352,14 +5375,10 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
                                                                                                      : NULL;
     bool excl = lk && (lk->kind == GOLDI_SYNC_MUTEX || lk->kind == GOLDI_SYNC_SPIN) &&
                 !atomic_load_explicit(&lk->n_writes, memory_order_acquire);
-    bool atomic = ev->kind == GOLDI_EV_ATOMIC_READ_SYNC || ev->kind == GOLDI_EV_ATOMIC_STORE ||
-                  ev->kind == GOLDI_EV_ATOMIC_RMW;
     const struct goldi_token *readers = ev->kind == GOLDI_EV_LOCK_ACQ && ev->obj->kind == GOLDI_SYNC_RWLOCK
-                                            ? &ev->obj->tok[0]
-                                        : atomic ? atomic_readers(ev->obj)
-                                                 : NULL;
-    for (int i = 0; i < n; i++)
-        do_step(g, ts, thr->tid, &steps[i], excl, readers);
+                                            ? &ev->obj->tok[0] : NULL;
+    for (int i = 0; i < n; i++)   /* (no memo: an ATOMIC_READ_SYNC does not say whether its operation stored) */
+        do_step(g, ts, thr->tid, &steps[i], excl, readers, NULL);
     if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size)
         reset_range(g, ts, ev->addr, ev->size);
     if (ev->kind == GOLDI_EV_EXIT)
@@ -5399,10 +5418,14 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     struct gls_thr *ts = thr_state(g, ev->thr);
     gls_lease_release_all(&g->leases, &ts->lease);
     goldi_tid_t t = ev->thr->tid;
-    const struct goldi_token *readers = atomic_readers(ev->obj);
+    const struct goldi_sync *o = ev->obj;
+    uint64_t writes = o->kind == GOLDI_SYNC_ATOMIC ? atomic_load_explicit(&o->n_writes, memory_order_relaxed) : 0;
+    bool stores = ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW;
+    struct gls_loc loc = { .before = writes - stores };
+    const struct gls_loc *counted = writes ? &loc : NULL;
     struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
     if (ev->kind != GOLDI_EV_ATOMIC_STORE && goldi_atomic_read_step(ev, own_store, steps))
-        do_step(g, ts, t, &steps[0], false, readers);
+        do_step(g, ts, t, &steps[0], false, NULL, counted);
     /* (an aligned atomic is one granule; a 16-byte one two) */
     for (uintptr_t a = ev->addr, end = ev->addr + ev->size, gend; a < end; a = gend) {
         gend = goldi_granule_piece_end(a, end);
@@ -5410,7 +5433,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     }
     int n = goldi_event_hb_steps(ev, steps);
     for (int i = 0; i < n; i++)
-        do_step(g, ts, t, &steps[i], false, readers);
+        do_step(g, ts, t, &steps[i], false, NULL, counted);
     if (GOLDI_UNLIKELY(atomic_load_explicit(&g->sweep_wanted, memory_order_relaxed)))
         gc_sweep(g);
 }
