@@ -134,10 +134,17 @@ GOLDI_INLINE bool reads_own_store(const struct goldi_event *ev) {
 }
 
 /* Counts an atomic operation's store into last_storer: a plain store's
- * thread, none for an RMW (it joins other threads' releases). */
+ * thread, none for an RMW (it joins other threads' releases). own_mark
+ * follows, with release: a load that reads it without the lock and finds
+ * the count unchanged (rt/abi/atomic.c) sees the thread of that store. */
 GOLDI_INLINE void note_store(const struct goldi_event *ev) {
-    if (ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW)
-        ev->obj->last_storer = ev->kind == GOLDI_EV_ATOMIC_STORE ? ev->thr->tid : GOLDI_TID_NONE;
+    if (ev->kind != GOLDI_EV_ATOMIC_STORE && ev->kind != GOLDI_EV_ATOMIC_RMW)
+        return;
+    struct goldi_sync *o = ev->obj;
+    bool plain = ev->kind == GOLDI_EV_ATOMIC_STORE;
+    o->last_storer = plain ? ev->thr->tid : GOLDI_TID_NONE;
+    uint64_t n = atomic_load_explicit(&o->n_writes, memory_order_relaxed);
+    atomic_store_explicit(&o->own_mark, plain ? goldi_own_mark(n, ev->thr->tid) : 0, memory_order_release);
 }
 
 /* An atomic operation for the only sink, which has on_atomic: the same
@@ -146,6 +153,14 @@ static GOLDI_NOINLINE void dispatch_atomic_to_one(const struct goldi_event *ev) 
     bool own_store = reads_own_store(ev);
     note_store(ev);
     atomic_sink->on_atomic(atomic_sink->self, ev, own_store);
+}
+
+bool goldi_dispatch_own_load(const struct goldi_event *ev) {
+    if (!atomic_sink)
+        return false;
+    ev->thr->sync_epoch++;
+    atomic_sink->on_atomic(atomic_sink->self, ev, true);
+    return true;
 }
 
 void goldi_dispatch(const struct goldi_event *ev) {

@@ -79,7 +79,16 @@ struct goldi_sync {
                                    on both sides of it read no newer store */
     goldi_tid_t last_storer;    /* atomic: thread of the latest of them if it was a plain
                                    store (not an RMW); GOLDI_TID_NONE otherwise (dispatcher) */
+    _Atomic uint64_t own_mark;  /* atomic: the same as one word, for loads without the lock:
+                                   goldi_own_mark(n_writes, last_storer) when the latest
+                                   counted operation is that thread's plain store, else 0 */
 };
+
+/* own_mark's value for the n-th counted operation, a plain store of thread
+ * t; 0 (no mark) beyond the fields' widths. */
+GOLDI_INLINE uint64_t goldi_own_mark(uint64_t n, goldi_tid_t t) {
+    return n < (UINT64_C(1) << 40) && t + 1 < (UINT32_C(1) << 24) ? n << 24 | (t + 1) : 0;
+}
 
 struct goldi_held {
     struct goldi_sync *obj;
@@ -360,6 +369,12 @@ unsigned goldi_dispatch_n_sinks(void);
  * into 8-byte granules and each consumer's on_access runs under that granule's
  * lock (T10); hb steps and on_sync follow. Keeps thr->held[] up to date. */
 void goldi_dispatch(const struct goldi_event *ev);
+/* goldi_dispatch for an atomic load that read its own thread's plain store,
+ * as found without the location's lock (rt/abi/atomic.c): it acquires
+ * nothing, so only its access record remains, which the sink's on_atomic
+ * makes under locks of its own. False (nothing done) unless one sink with
+ * on_atomic is attached: the caller then takes the lock. */
+bool goldi_dispatch_own_load(const struct goldi_event *ev);
 /* goldi_dispatch as a live program's events reach the engines: a plain
  * READ/WRITE within two granules goes to the only sink's on_access_fast if
  * it has one (the runtime calls it before any event is built:

@@ -47,6 +47,7 @@ static void fresh_life(struct goldi_sync *o, uintptr_t addr, enum goldi_sync_kin
     o->owner = GOLDI_TID_NONE;
     o->depth = 0;
     o->last_storer = GOLDI_TID_NONE;
+    atomic_store_explicit(&o->own_mark, 0, memory_order_relaxed);
 }
 
 static struct goldi_sync *obj_alloc(void) {

@@ -93,6 +93,61 @@ GOLDI_INLINE bool quiet_repeat_end(const struct goldi_rt_thread *t) {
     return atomic_load_explicit(&t->ll_obj->n_writes, memory_order_relaxed) == t->ll_writes;
 }
 
+/* The thread's last dispatched read, which a repeat of it finds (repeated_read):
+ * writes is the location's count the read saw. */
+GOLDI_INLINE void note_read(struct goldi_rt_thread *t, struct goldi_sync *o, enum goldi_event_kind kind,
+                            const volatile void *a, uint32_t size, unsigned mo, uint64_t writes) {
+    t->ll_addr = (uintptr_t)a;
+    t->ll_obj = o;
+    t->ll_epoch = t->thr.sync_epoch;
+    t->ll_writes = writes;
+    t->ll_token = __atomic_load_n(&o->tok[0].id, __ATOMIC_RELAXED);
+    t->ll_kind = (uint8_t)kind;
+    t->ll_mo = (uint8_t)mo;
+    t->ll_size = size;
+}
+
+/* A load that reads the thread's own plain store, the latest operation the
+ * location counted, acquires nothing (hb.c): it is checked and recorded
+ * without the location's section, so that a ring's producer reading back
+ * its own index does not queue behind the consumer's loads of it. The
+ * count is read on both sides of the load, as for a quiet repeat: the same
+ * on both, the load read the store own_mark names (a store counts itself
+ * before it stores, and marks itself after). Locations of kind ATOMIC
+ * only: a lock's word also changes by lock events, which count nothing.
+ * own_load_begin returns the count + 1, or 0 where the path does not
+ * apply. */
+GOLDI_INLINE uint64_t own_load_begin(const struct goldi_rt_thread *t, const struct goldi_sync *o) {
+    if (o->kind != GOLDI_SYNC_ATOMIC)
+        return 0;
+    uint64_t n = atomic_load_explicit(&o->n_writes, memory_order_acquire);
+    uint64_t mark = goldi_own_mark(n, t->thr.tid);
+    return mark && atomic_load_explicit(&o->own_mark, memory_order_acquire) == mark ? n + 1 : 0;
+}
+GOLDI_INLINE bool own_load_end(const struct goldi_sync *o, uint64_t begun) {
+    atomic_thread_fence(memory_order_acquire);   /* the load above before the count below */
+    return atomic_load_explicit(&o->n_writes, memory_order_relaxed) == begun - 1;
+}
+/* The own load's event, without the lock; false if the dispatcher cannot
+ * take it so (several sinks): the caller takes the lock. A repeat of it
+ * with no store since is then a quiet one, as after a locked read. */
+static GOLDI_NOINLINE bool own_load_dispatch(struct goldi_rt_thread *t, struct goldi_sync *o, const volatile void *a,
+                                             uint32_t size, unsigned mo, uintptr_t pc, uint64_t writes) {
+    struct goldi_event ev = {
+        .kind = GOLDI_EV_ATOMIC_LOAD,
+        .mo = (uint8_t)mo,
+        .size = size,
+        .addr = (uintptr_t)a,
+        .pc = pc,
+        .thr = &t->thr,
+        .obj = o,
+    };
+    if (!goldi_dispatch_own_load(&ev))
+        return false;
+    note_read(t, o, GOLDI_EV_ATOMIC_LOAD, a, size, mo, writes);
+    return true;
+}
+
 static GOLDI_NOINLINE void section_end(struct goldi_rt_thread *t, struct goldi_sync *o,
                                        enum goldi_event_kind kind, const volatile void *a,
                                        uint32_t size, unsigned mo, uintptr_t pc) {
@@ -112,16 +167,8 @@ static GOLDI_NOINLINE void section_end(struct goldi_rt_thread *t, struct goldi_s
         .obj = o,
     };
     goldi_dispatch(&ev);
-    if (is_read) {
-        t->ll_addr = (uintptr_t)a;
-        t->ll_obj = o;
-        t->ll_epoch = t->thr.sync_epoch;
-        t->ll_writes = atomic_load_explicit(&o->n_writes, memory_order_relaxed);
-        t->ll_token = o->tok[0].id;
-        t->ll_kind = (uint8_t)kind;
-        t->ll_mo = (uint8_t)mo;
-        t->ll_size = size;
-    }
+    if (is_read)
+        note_read(t, o, kind, a, size, mo, atomic_load_explicit(&o->n_writes, memory_order_relaxed));
     goldi_spin_unlock(&o->lock);
     leave(t);
 }
@@ -245,7 +292,16 @@ static a128 load128(const volatile a128 *a) {
                 return r;                                                                        \
             }                                                                                    \
         }                                                                                        \
-        struct goldi_sync *o = section_lock(a);                                                  \
+        struct goldi_sync *o = goldi_sync_get((uintptr_t)a, GOLDI_SYNC_ATOMIC);                  \
+        uint64_t own = own_load_begin(t, o);                                                     \
+        if (own) {                                                                               \
+            T r = LOAD_##S(a, m);                                                                \
+            if (own_load_end(o, own) && own_load_dispatch(t, o, a, n / 8, m, RET_PC(), own - 1)) { \
+                leave(t);                                                                        \
+                return r;                                                                        \
+            }                                                                                    \
+        }                                                                                        \
+        goldi_spin_lock(&o->lock);                                                               \
         T r = LOAD_##S(a, m);                                                                    \
         section_end(t, o, GOLDI_EV_ATOMIC_LOAD, a, n / 8, m, RET_PC());                          \
         return r;                                                                                \
