@@ -93,6 +93,21 @@ GOLDI_INLINE bool quiet_repeat_end(const struct goldi_rt_thread *t) {
     return atomic_load_explicit(&t->ll_obj->n_writes, memory_order_relaxed) == t->ll_writes;
 }
 
+/* The event of an atomic operation of t on location o. */
+GOLDI_INLINE struct goldi_event atomic_event(struct goldi_rt_thread *t, struct goldi_sync *o,
+                                             enum goldi_event_kind kind, const volatile void *a, uint32_t size,
+                                             unsigned mo, uintptr_t pc) {
+    return (struct goldi_event){
+        .kind = (uint8_t)kind,
+        .mo = (uint8_t)mo,
+        .size = size,
+        .addr = (uintptr_t)a,
+        .pc = pc,
+        .thr = &t->thr,
+        .obj = o,
+    };
+}
+
 /* The thread's last dispatched read, which a repeat of it finds (repeated_read):
  * writes is the location's count the read saw. */
 GOLDI_INLINE void note_read(struct goldi_rt_thread *t, struct goldi_sync *o, enum goldi_event_kind kind,
@@ -133,15 +148,7 @@ GOLDI_INLINE bool own_load_end(const struct goldi_sync *o, uint64_t begun) {
  * with no store since is then a quiet one, as after a locked read. */
 static GOLDI_NOINLINE bool own_load_dispatch(struct goldi_rt_thread *t, struct goldi_sync *o, const volatile void *a,
                                              uint32_t size, unsigned mo, uintptr_t pc, uint64_t writes) {
-    struct goldi_event ev = {
-        .kind = GOLDI_EV_ATOMIC_LOAD,
-        .mo = (uint8_t)mo,
-        .size = size,
-        .addr = (uintptr_t)a,
-        .pc = pc,
-        .thr = &t->thr,
-        .obj = o,
-    };
+    struct goldi_event ev = atomic_event(t, o, GOLDI_EV_ATOMIC_LOAD, a, size, mo, pc);
     if (!goldi_dispatch_own_load(&ev))
         return false;
     note_read(t, o, GOLDI_EV_ATOMIC_LOAD, a, size, mo, writes);
@@ -157,15 +164,7 @@ static GOLDI_NOINLINE void section_end(struct goldi_rt_thread *t, struct goldi_s
         leave(t);
         return;
     }
-    struct goldi_event ev = {
-        .kind = (uint8_t)kind,
-        .mo = (uint8_t)mo,
-        .size = size,
-        .addr = (uintptr_t)a,
-        .pc = pc,
-        .thr = &t->thr,
-        .obj = o,
-    };
+    struct goldi_event ev = atomic_event(t, o, kind, a, size, mo, pc);
     goldi_dispatch(&ev);
     if (is_read)
         note_read(t, o, kind, a, size, mo, atomic_load_explicit(&o->n_writes, memory_order_relaxed));
