@@ -37,8 +37,8 @@
 struct goldi_filter_entry {
     uintptr_t addr;         /* start address of the cached access */
     uint32_t epoch;         /* thr.sync_epoch when it was checked */
-    uint16_t size;          /* bytes */
-    uint16_t write;         /* 1: write (covers reads too) */
+    uint16_t read_size;     /* bytes a read from addr is covered for (a write covers reads too) */
+    uint16_t write_size;    /* bytes a write is covered for (0 after a read): one compare a hit */
 };
 /* Behind the filter, the same rule by granule: for each 512-byte block of
  * memory the thread touched lately, which of its 64 granules it read or
@@ -84,7 +84,9 @@ struct goldi_gfilter_block {
 struct goldi_rt_thread {
     /* --- hot: read on every access --- */
     uint32_t ignore;        /* >0: drop memory accesses (inside the runtime, a
-                               signal handler that interrupted it, ignored region) */
+                               signal handler that interrupted it, ignored region);
+                               read after a filter miss only: a hit is an access
+                               already checked, nothing to drop */
     uint32_t in_rt;         /* >0: the runtime itself is running on this thread;
                                interceptors pass straight through */
     bool filter_off;        /* filter disabled (option filter=0) */

@@ -80,8 +80,14 @@ static GOLDI_NOINLINE void gfilter_adapt(struct goldi_rt_thread *t) {
     }
 }
 
+/* Slot ((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) mod the filter's
+ * size, computed as a byte offset: the hit path's shifts and mask become
+ * one shift, one xor and one mask (the entry is 16 bytes: the address
+ * mode's scale of 2 does the rest). */
+_Static_assert(sizeof(struct goldi_filter_entry) == 16, "filter_slot scales a granule offset by 2");
 GOLDI_INLINE struct goldi_filter_entry *filter_slot(struct goldi_rt_thread *t, uintptr_t addr) {
-    return &t->filter[((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) & ((1u << GOLDI_FILTER_BITS) - 1)];
+    uintptr_t granule_off = (addr ^ (addr >> GOLDI_FILTER_BITS)) & ((uintptr_t)((1u << GOLDI_FILTER_BITS) - 1) << 3);
+    return (struct goldi_filter_entry *)((char *)t->filter + 2 * granule_off);
 }
 
 /* Records a checked (or covered) access in the filter's slot. */
@@ -89,8 +95,8 @@ GOLDI_INLINE void filter_note(struct goldi_rt_thread *t, uint32_t epoch, uintptr
     struct goldi_filter_entry *f = filter_slot(t, addr);
     f->addr = addr;
     f->epoch = epoch;
-    f->size = (uint16_t)size;
-    f->write = write;
+    f->read_size = (uint16_t)size;
+    f->write_size = write ? (uint16_t)size : 0;
 }
 
 /* The granule filter's set (two blocks, most recent first) for block key. */
@@ -157,7 +163,7 @@ GOLDI_INLINE void gfilter_mark(struct goldi_rt_thread *t, uint32_t epoch, uintpt
  * signal handler that finds the slot written a few instructions early
  * skips an access the engine records right after it returns, in the same
  * epoch: the same history. */
-static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size,
+static GOLDI_NOINLINE void access_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
                                        uint8_t kind, uintptr_t pc) {
     bool write = kind == GOLDI_EV_WRITE;
     if (!t->filter_window.skip)
@@ -179,17 +185,17 @@ static GOLDI_NOINLINE void access_miss(struct goldi_rt_thread *t, uint32_t epoch
 
 /* The granule filter's miss: its mark, then the engine (apart from its
  * test, whose hits then keep no frame: the mark needs registers). */
-static GOLDI_NOINLINE void gfilter_mark_miss(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr,
+static GOLDI_NOINLINE void gfilter_mark_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch,
                                              uint32_t size, uint8_t kind, uintptr_t pc) {
     gfilter_mark(t, epoch, addr, size, kind == GOLDI_EV_WRITE);
     if (GOLDI_UNLIKELY(--t->gfilter_window.left == 0))
         gfilter_adapt(t);
-    access_miss(t, epoch, addr, size, kind, pc);
+    access_miss(addr, t, epoch, size, kind, pc);
 }
 
 /* The granule filter's test, out of line (the filter's hit path stays
  * without a frame), then the engine. */
-static GOLDI_NOINLINE void gfilter_miss(struct goldi_rt_thread *t, uint32_t epoch, uintptr_t addr, uint32_t size,
+static GOLDI_NOINLINE void gfilter_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
                                        uint8_t kind, uintptr_t pc) {
     if (gfilter_covers(t, epoch, addr, size, kind == GOLDI_EV_WRITE)) {
         /* (a hit of either filter: else the filter's window, whose repeats
@@ -202,25 +208,32 @@ static GOLDI_NOINLINE void gfilter_miss(struct goldi_rt_thread *t, uint32_t epoc
             filter_adapt(t);
         return;
     }
-    gfilter_mark_miss(t, epoch, addr, size, kind, pc);
+    gfilter_mark_miss(addr, t, epoch, size, kind, pc);
 }
 
+/* A filter hit is an access of this epoch already checked: nothing to do,
+ * whether or not the thread ignores accesses now (a signal handler inside
+ * the runtime, an ignored region), so the ignore count is read only after
+ * a miss. */
 GOLDI_INLINE void plain_access(uintptr_t addr, uint32_t size, uint8_t kind, uintptr_t pc) {
     struct goldi_rt_thread *t = goldi_cur;
-    if (!t || t->ignore)
+    if (!t)
         return;
     uint32_t epoch = t->thr.sync_epoch;
     if (GOLDI_LIKELY(!t->filter_window.skip)) {
         const struct goldi_filter_entry *f = filter_slot(t, addr);
-        if (f->addr == addr && f->epoch == epoch && f->size >= size && f->write >= (kind == GOLDI_EV_WRITE)) {
+        if (f->addr == addr && f->epoch == epoch &&
+            (kind == GOLDI_EV_WRITE ? f->write_size : f->read_size) >= size) {
             t->filter_window.hits++;
             return;
         }
     }
+    if (t->ignore)
+        return;
     if (size >= GOLDI_GRANULE && !t->gfilter_window.skip)   /* (size is a constant) */
-        gfilter_miss(t, epoch, addr, size, kind, pc);
+        gfilter_miss(addr, t, epoch, size, kind, pc);
     else
-        access_miss(t, epoch, addr, size, kind, pc);
+        access_miss(addr, t, epoch, size, kind, pc);
 }
 
 #define R GOLDI_EV_READ
