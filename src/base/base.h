@@ -14,7 +14,16 @@
 #define GOLDI_NORETURN   __attribute__((noreturn))
 #define GOLDI_EXPORT     __attribute__((visibility("default")))
 #define GOLDI_WEAK       __attribute__((weak))
+/* Thread-local variables: local-exec, one %fs-relative load (every access
+ * hook reads goldi_cur). Valid because the runtime is only ever linked into
+ * the executable (goldi cc keeps it out of -shared and -r outputs); the
+ * shared build of the runtime, made for the ABI checks, defines
+ * GOLDI_TLS_SHARED and takes initial-exec. */
+#ifdef GOLDI_TLS_SHARED
 #define GOLDI_TLS        __thread __attribute__((tls_model("initial-exec")))
+#else
+#define GOLDI_TLS        __thread __attribute__((tls_model("local-exec")))
+#endif
 #define GOLDI_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define GOLDI_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define GOLDI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
