@@ -81,7 +81,7 @@ void gls_lease_note_slow(struct gls_leases *L, struct gls_lease_thr *lt, const g
 void gls_lease_release_all_slow(struct gls_leases *L, struct gls_lease_thr *lt) {
     for (uint32_t i = 0; i < GLS_LEASE_WAYS && lt->n; i++)
         lease_drop(L, lt, i);
-    lt->hint_blk = 0;
+    lt->hint[0].blk = lt->hint[1].blk = 0;
 }
 
 void gls_lease_thread_start(struct gls_leases *L, struct gls_lease_thr *lt, goldi_tid_t tid) {

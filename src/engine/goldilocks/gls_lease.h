@@ -62,9 +62,12 @@ struct gls_lease_thr {
     uint32_t n;                           /* leases held */
     uint32_t epoch_n;                     /* owner CAS updates in the epoch starting at epoch */
     uint64_t epoch;
-    uint64_t hint_blk;                    /* the block of the lease last confirmed (0: none) ... */
-    _Atomic uint64_t *hint_slot;          /* ... its slot ... */
-    uint64_t hint_word;                   /* ... and the slot's word while it is held */
+    struct {                              /* the leases last confirmed, most recent first (a
+                                             loop's read and write streams: two blocks) */
+        uint64_t blk;                     /* block (0: none) ... */
+        _Atomic uint64_t *slot;           /* ... its slot ... */
+        uint64_t word;                    /* ... and the slot's word while it is held */
+    } hint[2];
     _Atomic uint64_t *busy;               /* &busy[holder].blk */
     uint32_t holder;                      /* 1.., 0: takes no lease */
     uint32_t next;                        /* way replaced next */
@@ -94,21 +97,24 @@ GOLDI_INLINE bool gls_lease_enter(const struct gls_leases *L, struct gls_lease_t
     if (!lt->n)
         return false;
     uint64_t blk = gls_lease_block(w);
-    if (blk != lt->hint_blk) {
+    unsigned h = blk == lt->hint[0].blk ? 0 : 1;
+    if (blk != lt->hint[h].blk) {
         const _Atomic uint64_t *s = &L->slot[gls_lease_slot(blk)];
         uint64_t word = gls_lease_word(lt->holder, blk);
         if (atomic_load_explicit(s, memory_order_relaxed) != word)
             return false;
-        lt->hint_blk = blk;
-        lt->hint_slot = (_Atomic uint64_t *)s;
-        lt->hint_word = word;
+        lt->hint[1] = lt->hint[0];
+        lt->hint[0].blk = blk;
+        lt->hint[0].slot = (_Atomic uint64_t *)s;
+        lt->hint[0].word = word;
+        h = 0;
     }
     atomic_store_explicit(lt->busy, blk + 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst);   /* (the hardware's fence: a revoker's membarrier) */
-    if (GOLDI_LIKELY(atomic_load_explicit(lt->hint_slot, memory_order_relaxed) == lt->hint_word))
+    if (GOLDI_LIKELY(atomic_load_explicit(lt->hint[h].slot, memory_order_relaxed) == lt->hint[h].word))
         return true;
     atomic_store_explicit(lt->busy, 0, memory_order_release);
-    lt->hint_blk = 0;
+    lt->hint[h].blk = 0;
     return false;
 }
 
