@@ -82,8 +82,8 @@ static GOLDI_NOINLINE void gfilter_adapt(struct goldi_rt_thread *t) {
 
 /* Slot ((addr >> 3) ^ (addr >> (3 + GOLDI_FILTER_BITS))) mod the filter's
  * size, computed as a byte offset: the hit path's shifts and mask become
- * one shift, one xor and one mask (the entry is 16 bytes: the address
- * mode's scale of 2 does the rest). */
+ * one shift, one xor and one mask (an entry is 16 bytes, twice the 8 bytes
+ * of offset its granule gives). */
 _Static_assert(sizeof(struct goldi_filter_entry) == 16, "filter_slot scales a granule offset by 2");
 GOLDI_INLINE struct goldi_filter_entry *filter_slot(struct goldi_rt_thread *t, uintptr_t addr) {
     uintptr_t granule_off = (addr ^ (addr >> GOLDI_FILTER_BITS)) & ((uintptr_t)((1u << GOLDI_FILTER_BITS) - 1) << 3);
