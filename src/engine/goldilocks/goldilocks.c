@@ -3918,63 +3918,6 @@ GOLDI_INLINE int inl_try_whole(struct gls_thr *ts, struct goldi_thr *thr, goldi_
     return r;
 }
 
-/* inl_try's update of a whole granule, its record thr's (as v says) and
- * held by t's lease. */
-GOLDI_INLINE void inl_update_whole(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
-                                   bool write, goldi_origin_t o) {
-    uint64_t o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
-    uint64_t oa = atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
-    uint64_t al = thr->n_held ? alock_pack(alock_pick(oa & ALOCK_ID_MASK, thr)) : 0;
-    uint64_t op = atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed);
-    inl_store_kind(w, v, 0xff, write, ts->epoch_pos, op, o3, o, oa, al);
-}
-
-/* Both granules of an aligned 16-byte access (a vectorised loop's), their
- * shadow w and w + GOLDI_GRANULE in one lease block, taken together: one
- * kept test each, then one lease entry, one origin and one count for the
- * two. Almost every update of a swept array is leased (lu: 97 %), and
- * taking the granules one at a time entered the lease twice. INL_NO with
- * nothing changed unless both are thr's plain inline records and thr holds
- * the lease: the caller then takes them one at a time (inl_try, which also
- * counts the updates that earn a lease). */
-GOLDI_INLINE int inl_try_pair(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, bool write,
-                              uintptr_t pc, goldi_origin_t *found) {
-    goldi_shadow_word_t *w2 = w + GOLDI_GRANULE;
-    uintptr_t v = atomic_load_explicit(&w[0], memory_order_acquire);
-    uintptr_t v2 = atomic_load_explicit(&w2[0], memory_order_acquire);
-    if (!inl_takes(v, thr, write) || !inl_takes(v2, thr, write))
-        return INL_NO;
-    bool kept = inl_kept(ts, thr, w, v, 0xff, write), kept2 = inl_kept(ts, thr, w2, v2, 0xff, write);
-    atomic_thread_fence(memory_order_acquire);   /* (the fields before w[0] again: inl_try's seqlock) */
-    if (kept && kept2) {
-        if (atomic_load_explicit(&w[0], memory_order_relaxed) != v ||
-            atomic_load_explicit(&w2[0], memory_order_relaxed) != v2)
-            return INL_NO;
-        tstat(ts, GLS_ST_KEPT, 2);
-        return INL_KEPT;
-    }
-    if (!gls_lease_enter(ts->leases, &ts->lease, w))
-        return INL_NO;
-    if (atomic_load_explicit(&w[0], memory_order_relaxed) != v ||
-        atomic_load_explicit(&w2[0], memory_order_relaxed) != v2) {
-        gls_lease_done(&ts->lease);
-        return INL_NO;
-    }
-    if (!*found)
-        *found = access_origin_at(ts, thr, pc, write, 2 * GOLDI_GRANULE);
-    if (!kept)
-        inl_update_whole(ts, thr, w, v, write, *found);
-    if (!kept2)
-        inl_update_whole(ts, thr, w2, v2, write, *found);
-    gls_lease_done(&ts->lease);
-    unsigned done = 2 - kept - kept2;
-    tstat(ts, GLS_ST_INL_FAST, done);
-    tstat(ts, GLS_ST_INL_LEASED, done);
-    if (kept || kept2)
-        tstat(ts, GLS_ST_KEPT, 1);
-    return INL_DONE;
-}
-
 /* The second granule of a 16-byte whole-granule access that its inline
  * record could not take (the first one is done): lock-free if it can be,
  * else under its granule lock. */
@@ -4054,9 +3997,6 @@ GOLDI_INLINE void access_fast_whole(struct gls_engine *g, struct goldi_thr *thr,
         prefetch_sweep_ahead(w, write);
     if (!write && size == GOLDI_GRANULE)
         prefetch_pointee(addr);
-    if (size == 2 * GOLDI_GRANULE && GOLDI_LIKELY(ts && w) && goldi_shadow_leaf_slot(addr + GOLDI_GRANULE) &&
-        gls_lease_block(w) == gls_lease_block(w + GOLDI_GRANULE) && inl_try_pair(ts, thr, w, write, pc, &o) != INL_NO)
-        return;
     if (GOLDI_UNLIKELY(!ts || !w) || inl_try_whole(ts, thr, w, write, pc, size, &o) == INL_NO) {
         access_fast_any(g, ts, thr, w, addr, size, write, pc);
         return;
@@ -4090,6 +4030,96 @@ static GOLDI_NOINLINE void access_fast_part(struct gls_engine *g, struct goldi_t
     access_fast_any_inl(g, ts, thr, w, addr, size, write, pc);
 }
 
+/* A 16-byte access (a vectorised loop's) in its common case, taken as one
+ * unit before anything of the general path is set up: both granules thr's
+ * plain inline records in one lease block, no lock held (so no alock to
+ * pick or compare: both records' are 0), the origin in the thread's memo,
+ * and the access either kept or an update under thr's lease: the kept
+ * test of each granule, one lease entry, both words 0 checked, one origin,
+ * the two updates, one exit. Anything else goes to access_fast_whole,
+ * granule by granule (inl_try): a pair under a lock, one without the lease.
+ * Taken before access_fast_whole's set-up, this path runs ~70 fewer
+ * instructions a swept pair (stencil's writes 238 -> 163, reads 178 ->
+ * 138; round 46). False, with nothing changed, when it does not apply. */
+GOLDI_INLINE bool pair_lean(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, bool write, uintptr_t pc) {
+    struct gls_thr *ts = thr->estate[g->env.index];
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(fast_plane, addr);
+    if (GOLDI_UNLIKELY(!ts || !w))
+        return false;
+    prefetch_sweep_ahead(w, write);
+    goldi_shadow_word_t *w2 = w + GOLDI_GRANULE;
+    if (GOLDI_UNLIKELY(!goldi_shadow_leaf_slot(addr + GOLDI_GRANULE) || gls_lease_block(w) != gls_lease_block(w2)))
+        return false;
+    uintptr_t v = atomic_load_explicit(&w[0], memory_order_acquire);
+    uintptr_t v2 = atomic_load_explicit(&w2[0], memory_order_acquire);
+    /* inl_takes for both: thr's inline record, its bit free, no half (and
+     * for a write, not a split record) */
+    uintptr_t test = GRAN_INL | GRAN_LOCK | GRAN_HALF | (write ? GRAN_SPLIT : 0) | ~(uintptr_t)UINT32_MAX;
+    uintptr_t want = GRAN_INL | (uintptr_t)thr->tid << 32;
+    if (((v & test) ^ want) | ((v2 & test) ^ want) || thr->n_held)
+        return false;
+    /* inl_kept with no alock: the kind's mask covers the granule (a write:
+     * and no R), its pos is the epoch's, its alock word 0 */
+    unsigned pi = write ? 1 : 2, ai = write ? 5 : 6, msh = write ? 8 : 16;
+    uintptr_t mm = write ? 0xffff : 0xff;   /* (a write: both masks, W = 0xff and R = 0) */
+    uint64_t pos = ts->epoch_pos;
+    bool kept = ((v >> msh) & mm) == 0xff && atomic_load_explicit(&w[pi], memory_order_relaxed) == pos &&
+                !atomic_load_explicit(&w[ai], memory_order_relaxed);
+    bool kept2 = ((v2 >> msh) & mm) == 0xff && atomic_load_explicit(&w2[pi], memory_order_relaxed) == pos &&
+                 !atomic_load_explicit(&w2[ai], memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);   /* (inl_try's seqlock: the fields before w[0] again) */
+    if (kept && kept2) {
+        if (atomic_load_explicit(&w[0], memory_order_relaxed) != v ||
+            atomic_load_explicit(&w2[0], memory_order_relaxed) != v2)
+            return false;
+        tstat(ts, GLS_ST_KEPT, 2);
+        return true;
+    }
+    if (!ts->lease.n)   /* (no lease to update under: early, before the origin) */
+        return false;
+    /* the origin from the thread's memo only: a miss (a new stack) takes
+     * the general path, which fills it; no call here (no frame) */
+    goldi_origin_t o = goldi_origin_memo_of(thr, pc, write ? GOLDI_EV_WRITE : GOLDI_EV_READ, 2 * GOLDI_GRANULE);
+    if (!o || !gls_lease_enter(ts->leases, &ts->lease, w))
+        return false;
+    if (atomic_load_explicit(&w[0], memory_order_relaxed) != v ||
+        atomic_load_explicit(&w2[0], memory_order_relaxed) != v2) {
+        gls_lease_done(&ts->lease);
+        return false;
+    }
+    tstat(ts, GLS_ST_ORC_HIT, 1);
+    unsigned done = 2;
+    if (GOLDI_UNLIKELY(kept | kept2)) {   /* (one of the two: a sweep's edge) */
+        done = 1;
+        tstat(ts, GLS_ST_KEPT, 1);
+    }
+    if (!kept)
+        inl_store_kind(w, v, 0xff, write, pos, atomic_load_explicit(&w[pi], memory_order_relaxed),
+                       atomic_load_explicit(&w[3], memory_order_relaxed), o,
+                       atomic_load_explicit(&w[ai], memory_order_relaxed), 0);
+    if (!kept2)
+        inl_store_kind(w2, v2, 0xff, write, pos, atomic_load_explicit(&w2[pi], memory_order_relaxed),
+                       atomic_load_explicit(&w2[3], memory_order_relaxed), o,
+                       atomic_load_explicit(&w2[ai], memory_order_relaxed), 0);
+    gls_lease_done(&ts->lease);
+    tstat(ts, GLS_ST_INL_FAST, done);
+    tstat(ts, GLS_ST_INL_LEASED, done);
+    return true;
+}
+
+/* pair_lean for reads, for writes, else access_fast_whole: one copy each,
+ * `write` constant, the general path a tail call. */
+static GOLDI_NOINLINE void access_pair_read(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
+                                            uintptr_t pc) {
+    if (!pair_lean(g, thr, addr, false, pc))
+        access_fast_whole_read(g, thr, addr, 2 * GOLDI_GRANULE, pc);
+}
+static GOLDI_NOINLINE void access_pair_write(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
+                                             uintptr_t pc) {
+    if (!pair_lean(g, thr, addr, true, pc))
+        access_fast_whole_write(g, thr, addr, 2 * GOLDI_GRANULE, pc);
+}
+
 /* The runtime's shortcut for a plain access within two granules
  * (goldi_sink.on_access_fast, called only while this engine is the only
  * sink, so no other sink needs the event). Always handles the access. Only
@@ -4099,7 +4129,12 @@ static void gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
                                uintptr_t pc) {
     struct gls_engine *g = self;
     GOLDI_DCHECK(g->env.plane == fast_plane);
-    if (GOLDI_LIKELY(!(addr & (GOLDI_GRANULE - 1)) && (size == GOLDI_GRANULE || size == 2 * GOLDI_GRANULE))) {
+    if (GOLDI_LIKELY(!(addr & (GOLDI_GRANULE - 1)) && size == 2 * GOLDI_GRANULE)) {
+        if (write)
+            access_pair_write(g, thr, addr, pc);
+        else
+            access_pair_read(g, thr, addr, pc);
+    } else if (GOLDI_LIKELY(!(addr & (GOLDI_GRANULE - 1)) && size == GOLDI_GRANULE)) {
         if (write)
             access_fast_whole_write(g, thr, addr, size, pc);
         else
