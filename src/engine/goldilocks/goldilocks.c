@@ -3986,17 +3986,10 @@ GOLDI_INLINE void prefetch_pointee(uintptr_t addr) {
  * pointers, vectorised loops: array code's common case) whose granules are
  * inline records of thr, kept small enough to run in registers; anything
  * else goes to access_fast_any. */
-GOLDI_INLINE void access_fast_whole(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, unsigned size,
-                                    bool write, uintptr_t pc) {
-    struct gls_thr *ts = thr->estate[g->env.index];
-    goldi_shadow_word_t *w = goldi_shadow_word_if_present(fast_plane, addr);
+GOLDI_INLINE void access_fast_whole_body(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+                                         goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write,
+                                         uintptr_t pc) {
     goldi_origin_t o = 0;
-    if (w && size == GOLDI_GRANULE)
-        prefetch_next_granule(w, write);
-    else if (w)
-        prefetch_sweep_ahead(w, write);
-    if (!write && size == GOLDI_GRANULE)
-        prefetch_pointee(addr);
     if (GOLDI_UNLIKELY(!ts || !w) || inl_try_whole(ts, thr, w, write, pc, size, &o) == INL_NO) {
         access_fast_any(g, ts, thr, w, addr, size, write, pc);
         return;
@@ -4007,16 +4000,6 @@ GOLDI_INLINE void access_fast_whole(struct gls_engine *g, struct goldi_thr *thr,
     w = next_granule_shadow(g, w, second);
     if (GOLDI_UNLIKELY(!w) || inl_try_whole(ts, thr, w, write, pc, size, &o) == INL_NO)
         access_fast_second(g, ts, thr, w, addr, write, pc, o);
-}
-
-/* access_fast_whole for reads, for writes: one copy each, `write` constant. */
-static GOLDI_NOINLINE void access_fast_whole_read(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
-                                                  unsigned size, uintptr_t pc) {
-    access_fast_whole(g, thr, addr, size, false, pc);
-}
-static GOLDI_NOINLINE void access_fast_whole_write(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
-                                                   unsigned size, uintptr_t pc) {
-    access_fast_whole(g, thr, addr, size, true, pc);
 }
 
 /* The other accesses: unaligned, or of 1, 2 or 4 bytes. */
@@ -4030,44 +4013,63 @@ static GOLDI_NOINLINE void access_fast_part(struct gls_engine *g, struct goldi_t
     access_fast_any_inl(g, ts, thr, w, addr, size, write, pc);
 }
 
-/* A 16-byte access (a vectorised loop's) in its common case, taken as one
- * unit before anything of the general path is set up: both granules thr's
- * plain inline records in one lease block, no lock held (so no alock to
- * pick or compare: both records' are 0), the origin in the thread's memo,
- * and the access either kept or an update under thr's lease: the kept
- * test of each granule, one lease entry, both words 0 checked, one origin,
- * the two updates, one exit. Anything else goes to access_fast_whole,
- * granule by granule (inl_try): a pair under a lock, one without the lease.
- * Taken before access_fast_whole's set-up, this path runs ~70 fewer
- * instructions a swept pair (stencil's writes 238 -> 163, reads 178 ->
- * 138; round 46). False, with nothing changed, when it does not apply. */
-GOLDI_INLINE bool pair_lean(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, bool write, uintptr_t pc) {
-    struct gls_thr *ts = thr->estate[g->env.index];
-    goldi_shadow_word_t *w = goldi_shadow_word_if_present(fast_plane, addr);
-    if (GOLDI_UNLIKELY(!ts || !w))
-        return false;
-    prefetch_sweep_ahead(w, write);
+/* --- the lean path: an owner's 16-byte accesses -------------------------------
+ * An aligned 16-byte access (a vectorised loop's) in the common case of
+ * array code, taken before the general path's set-up: both granules are
+ * thr's plain inline records in one lease block, thr holds no lock (so
+ * there is no alock to pick or compare: the records' are 0), the access's
+ * origin is in the thread's memo, and the access is kept, or an update
+ * under thr's lease: the kept test of each granule, one lease entry, both
+ * words 0 checked, one origin, the two updates, one exit. Anything else
+ * goes on to access_fast_whole_body, granule by granule (inl_try: an
+ * update without the lease takes the lock bit's CAS, which counts towards
+ * one). Round 46: stencil's swept pairs ran 238 (writes) and 178 (reads)
+ * instructions in the engine, 163 and 138 so. */
+
+/* Does v (a granule's word 0) let the lean path take an access of this
+ * kind: thr's plain inline record, its bit free, no half (a write: not a
+ * split record), and thr holding no lock? */
+GOLDI_INLINE bool lean_takes(uintptr_t v, const struct goldi_thr *thr, bool write) {
+    uintptr_t test = GRAN_INL | GRAN_LOCK | GRAN_HALF | (write ? GRAN_SPLIT : 0) | ~(uintptr_t)UINT32_MAX;
+    return !((v & test) ^ (GRAN_INL | (uintptr_t)thr->tid << 32)) && !thr->n_held;
+}
+
+/* inl_kept for a record lean_takes, the access the whole granule: the
+ * kind's mask covers it (a write: and no R is left), its pos is the
+ * epoch's, its alock word 0. */
+GOLDI_INLINE bool lean_kept(goldi_shadow_word_t *w, uintptr_t v, bool write, uint64_t pos) {
+    uintptr_t mm = write ? 0xffff : 0xff;   /* (a write: W's mask 0xff and R's 0) */
+    return ((v >> (write ? 8 : 16)) & mm) == 0xff &&
+           atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) == pos &&
+           !atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
+}
+
+/* The access's origin from the thread's memo (0: not there; the general
+ * path finds it and fills the memo: no call on the lean paths). */
+GOLDI_INLINE goldi_origin_t lean_origin(struct goldi_thr *thr, uintptr_t pc, bool write, unsigned size) {
+    return goldi_origin_memo_of(thr, pc, write ? GOLDI_EV_WRITE : GOLDI_EV_READ, size);
+}
+
+/* The update of a whole granule's record of thr under its lease. */
+GOLDI_INLINE void lean_store(goldi_shadow_word_t *w, uintptr_t v, bool write, uint64_t pos, goldi_origin_t o) {
+    unsigned pi = write ? 1 : 2, ai = write ? 5 : 6;
+    inl_store_kind(w, v, 0xff, write, pos, atomic_load_explicit(&w[pi], memory_order_relaxed),
+                   atomic_load_explicit(&w[3], memory_order_relaxed), o,
+                   atomic_load_explicit(&w[ai], memory_order_relaxed), 0);
+}
+
+/* The lean path of a 16-byte access, its granules' shadow w and w + 8 in
+ * one lease block. False, with nothing changed, where it does not apply. */
+GOLDI_INLINE bool pair_lean(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, bool write,
+                            uintptr_t pc) {
     goldi_shadow_word_t *w2 = w + GOLDI_GRANULE;
-    if (GOLDI_UNLIKELY(!goldi_shadow_leaf_slot(addr + GOLDI_GRANULE) || gls_lease_block(w) != gls_lease_block(w2)))
-        return false;
     uintptr_t v = atomic_load_explicit(&w[0], memory_order_acquire);
     uintptr_t v2 = atomic_load_explicit(&w2[0], memory_order_acquire);
-    /* inl_takes for both: thr's inline record, its bit free, no half (and
-     * for a write, not a split record) */
-    uintptr_t test = GRAN_INL | GRAN_LOCK | GRAN_HALF | (write ? GRAN_SPLIT : 0) | ~(uintptr_t)UINT32_MAX;
-    uintptr_t want = GRAN_INL | (uintptr_t)thr->tid << 32;
-    if (((v & test) ^ want) | ((v2 & test) ^ want) || thr->n_held)
+    if (!lean_takes(v, thr, write) || !lean_takes(v2, thr, write))
         return false;
-    /* inl_kept with no alock: the kind's mask covers the granule (a write:
-     * and no R), its pos is the epoch's, its alock word 0 */
-    unsigned pi = write ? 1 : 2, ai = write ? 5 : 6, msh = write ? 8 : 16;
-    uintptr_t mm = write ? 0xffff : 0xff;   /* (a write: both masks, W = 0xff and R = 0) */
     uint64_t pos = ts->epoch_pos;
-    bool kept = ((v >> msh) & mm) == 0xff && atomic_load_explicit(&w[pi], memory_order_relaxed) == pos &&
-                !atomic_load_explicit(&w[ai], memory_order_relaxed);
-    bool kept2 = ((v2 >> msh) & mm) == 0xff && atomic_load_explicit(&w2[pi], memory_order_relaxed) == pos &&
-                 !atomic_load_explicit(&w2[ai], memory_order_relaxed);
-    atomic_thread_fence(memory_order_acquire);   /* (inl_try's seqlock: the fields before w[0] again) */
+    bool kept = lean_kept(w, v, write, pos), kept2 = lean_kept(w2, v2, write, pos);
+    atomic_thread_fence(memory_order_acquire);
     if (kept && kept2) {
         if (atomic_load_explicit(&w[0], memory_order_relaxed) != v ||
             atomic_load_explicit(&w2[0], memory_order_relaxed) != v2)
@@ -4075,11 +4077,9 @@ GOLDI_INLINE bool pair_lean(struct gls_engine *g, struct goldi_thr *thr, uintptr
         tstat(ts, GLS_ST_KEPT, 2);
         return true;
     }
-    if (!ts->lease.n)   /* (no lease to update under: early, before the origin) */
+    if (!ts->lease.n)
         return false;
-    /* the origin from the thread's memo only: a miss (a new stack) takes
-     * the general path, which fills it; no call here (no frame) */
-    goldi_origin_t o = goldi_origin_memo_of(thr, pc, write ? GOLDI_EV_WRITE : GOLDI_EV_READ, 2 * GOLDI_GRANULE);
+    goldi_origin_t o = lean_origin(thr, pc, write, 2 * GOLDI_GRANULE);
     if (!o || !gls_lease_enter(ts->leases, &ts->lease, w))
         return false;
     if (atomic_load_explicit(&w[0], memory_order_relaxed) != v ||
@@ -4094,31 +4094,60 @@ GOLDI_INLINE bool pair_lean(struct gls_engine *g, struct goldi_thr *thr, uintptr
         tstat(ts, GLS_ST_KEPT, 1);
     }
     if (!kept)
-        inl_store_kind(w, v, 0xff, write, pos, atomic_load_explicit(&w[pi], memory_order_relaxed),
-                       atomic_load_explicit(&w[3], memory_order_relaxed), o,
-                       atomic_load_explicit(&w[ai], memory_order_relaxed), 0);
+        lean_store(w, v, write, pos, o);
     if (!kept2)
-        inl_store_kind(w2, v2, 0xff, write, pos, atomic_load_explicit(&w2[pi], memory_order_relaxed),
-                       atomic_load_explicit(&w2[3], memory_order_relaxed), o,
-                       atomic_load_explicit(&w2[ai], memory_order_relaxed), 0);
+        lean_store(w2, v2, write, pos, o);
     gls_lease_done(&ts->lease);
     tstat(ts, GLS_ST_INL_FAST, done);
     tstat(ts, GLS_ST_INL_LEASED, done);
     return true;
 }
 
-/* pair_lean for reads, for writes, else access_fast_whole: one copy each,
- * `write` constant, the general path a tail call. */
-static GOLDI_NOINLINE void access_pair_read(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
-                                            uintptr_t pc) {
-    if (!pair_lean(g, thr, addr, false, pc))
-        access_fast_whole_read(g, thr, addr, 2 * GOLDI_GRANULE, pc);
+/* An 8-byte access: the shadow look-up and prefetches, then the general
+ * path, compiled for this size alone (round 46: with a pair's code beside
+ * it, where the size was a variable, GCC's instrumentation of stencil, lu
+ * and sharedspot ran 1.06 of these instructions). A lean path for these
+ * as for pairs cut stencil's and lu's instructions by as much again but
+ * not their time, and added 1 % to the workloads whose 8-byte accesses it
+ * does not take (another thread's record, a lock held). */
+GOLDI_INLINE void access_single(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, bool write, uintptr_t pc) {
+    struct gls_thr *ts = thr->estate[g->env.index];
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(fast_plane, addr);
+    if (w)
+        prefetch_next_granule(w, write);
+    if (!write)
+        prefetch_pointee(addr);
+    access_fast_whole_body(g, ts, thr, w, addr, GOLDI_GRANULE, write, pc);
 }
-static GOLDI_NOINLINE void access_pair_write(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr,
-                                             uintptr_t pc) {
-    if (!pair_lean(g, thr, addr, true, pc))
-        access_fast_whole_write(g, thr, addr, 2 * GOLDI_GRANULE, pc);
+
+/* A 16-byte access: the shadow look-up and prefetches, then pair_lean,
+ * else the general path (a tail call). One function: a pair the lean path
+ * does not take is rare (a sweep's first pairs of an epoch, before the
+ * lease), and a second function's entry cost the swept pairs more than
+ * the frame this one sets up for them. */
+GOLDI_INLINE void access_pair(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, bool write, uintptr_t pc) {
+    struct gls_thr *ts = thr->estate[g->env.index];
+    goldi_shadow_word_t *w = goldi_shadow_word_if_present(fast_plane, addr);
+    if (GOLDI_LIKELY(ts && w)) {
+        prefetch_sweep_ahead(w, write);
+        if (goldi_shadow_leaf_slot(addr + GOLDI_GRANULE) && gls_lease_block(w) == gls_lease_block(w + GOLDI_GRANULE) &&
+            pair_lean(ts, thr, w, write, pc))
+            return;
+    }
+    access_fast_whole_body(g, ts, thr, w, addr, 2 * GOLDI_GRANULE, write, pc);
 }
+
+/* access_single and access_pair for reads, for writes: one copy each,
+ * `write` constant. */
+#define ACCESS_COPY(name, path, write)                                                                        \
+    static GOLDI_NOINLINE void name(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, uintptr_t pc) { \
+        path(g, thr, addr, write, pc);                                                                        \
+    }
+ACCESS_COPY(access_single_read, access_single, false)
+ACCESS_COPY(access_single_write, access_single, true)
+ACCESS_COPY(access_pair_read, access_pair, false)
+ACCESS_COPY(access_pair_write, access_pair, true)
+#undef ACCESS_COPY
 
 /* The runtime's shortcut for a plain access within two granules
  * (goldi_sink.on_access_fast, called only while this engine is the only
@@ -4129,16 +4158,17 @@ static void gls_on_access_fast(void *self, struct goldi_thr *thr, uintptr_t addr
                                uintptr_t pc) {
     struct gls_engine *g = self;
     GOLDI_DCHECK(g->env.plane == fast_plane);
-    if (GOLDI_LIKELY(!(addr & (GOLDI_GRANULE - 1)) && size == 2 * GOLDI_GRANULE)) {
+    /* (the size first: a 4-byte access leaves after two compares) */
+    if (GOLDI_LIKELY(size == GOLDI_GRANULE && !(addr & (GOLDI_GRANULE - 1)))) {
+        if (write)
+            access_single_write(g, thr, addr, pc);
+        else
+            access_single_read(g, thr, addr, pc);
+    } else if (size == 2 * GOLDI_GRANULE && !(addr & (GOLDI_GRANULE - 1))) {
         if (write)
             access_pair_write(g, thr, addr, pc);
         else
             access_pair_read(g, thr, addr, pc);
-    } else if (GOLDI_LIKELY(!(addr & (GOLDI_GRANULE - 1)) && size == GOLDI_GRANULE)) {
-        if (write)
-            access_fast_whole_write(g, thr, addr, size, pc);
-        else
-            access_fast_whole_read(g, thr, addr, size, pc);
     } else {
         access_fast_part(g, thr, addr, size, write, pc);
     }
