@@ -3983,9 +3983,10 @@ GOLDI_INLINE void prefetch_pointee(uintptr_t addr) {
 }
 
 /* An 8-byte-aligned access of one or two whole granules (doubles,
- * pointers, vectorised loops: array code's common case) whose granules are
- * inline records of thr, kept small enough to run in registers; anything
- * else goes to access_fast_any. */
+ * pointers, vectorised loops: array code's common case), ts and w the
+ * thread's state and the shadow of addr's granule as the caller found them
+ * (either may be NULL): granule by granule by thr's inline records
+ * (inl_try) where they take it, else access_fast_any. */
 GOLDI_INLINE void access_fast_whole_body(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                          goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write,
                                          uintptr_t pc) {
