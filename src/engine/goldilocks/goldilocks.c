@@ -4029,7 +4029,10 @@ static GOLDI_NOINLINE void access_fast_part(struct gls_engine *g, struct goldi_t
 
 /* Does v (a granule's word 0) let the lean path take an access of this
  * kind: thr's plain inline record, its bit free, no half (a write: not a
- * split record), and thr holding no lock? */
+ * split record), and thr holding no lock? inl_takes's test as one masked
+ * compare of the word (and lean_kept below inl_kept's for no alock): built
+ * on those two instead, the pair path ran 1.03 of stencil's and lu's
+ * instructions (round 46). */
 GOLDI_INLINE bool lean_takes(uintptr_t v, const struct goldi_thr *thr, bool write) {
     uintptr_t test = GRAN_INL | GRAN_LOCK | GRAN_HALF | (write ? GRAN_SPLIT : 0) | ~(uintptr_t)UINT32_MAX;
     return !((v & test) ^ (GRAN_INL | (uintptr_t)thr->tid << 32)) && !thr->n_held;
