@@ -37,15 +37,20 @@
 #define GLS_BUDGET_MIN (UINT64_C(1) << 17)
 #define GLS_BUDGET_MAX (UINT64_C(1) << 19)
 #define GLS_BUDGET_FACTOR 8
-/* A run closes chunks until their registries held this many refs (entries
- * and granule runs), then stops short of half the budget (at least one
- * chunk a run): the rest waits for the next chunk. The GC's scratch (about
- * 80 bytes a ref: the ref, its snapshot, its class) keeps the size of the
- * largest run, and a program that places many records per cell (read-shared
- * data re-read after every lock pair; fewer cells since a lock's last
- * holder appends none) closed about a million refs at once: 63-126 MB of
- * scratch in stress/inline_churn, 11-23 MB with the cap (round 31). */
-#define GLS_GC_REFS (UINT32_C(1) << 18)
+/* A run closes chunks until their registries held this many records
+ * (an entry ref counts one, a granule ref each granule of its run: the GC
+ * may expand every one into entries), then stops short of half the budget
+ * (at least one chunk a run): the rest waits for the next chunk. The GC's
+ * scratch (about 130 bytes a record: the ref, its snapshot, its class,
+ * their hash slots) keeps the size of the largest run, and a program that
+ * places many records per cell (read-shared data re-read after every lock
+ * pair; fewer cells since a lock's last holder appends none) closed about
+ * a million refs at once: 63-126 MB of scratch in stress/inline_churn,
+ * 11-23 MB with a cap of 256 Ki refs (round 31). Round 47: a cap of 32 Ki
+ * records took the peak RSS of hashtable, threadpool and multiset to 0.84,
+ * 0.84 and 0.86 of round 46's at the same time (threadpool's runs had
+ * expanded 66 K records from fewer refs: 18 MB of scratch, now 4.6). */
+#define GLS_GC_REFS (UINT32_C(1) << 15)
 #define GLS_BATCH 64                  /* sets evaluated by one walk (mask bits) */
 
 /* --- stats ------------------------------------------------------------------ */
@@ -5073,12 +5078,16 @@ static void gc_try(struct gls_engine *g) {
             g->gc_written = c + 1;
         }
         sc->n_refs = 0;
+        uint64_t records = 0;
         for (uint64_t c = c0; c < c1; c++) {
-            if (sc->n_refs >= GLS_GC_REFS) {
+            if (records >= GLS_GC_REFS) {
                 c1 = c;   /* the rest at the next chunk's first append */
                 break;
             }
+            uint32_t from = sc->n_refs;
             sc->n_refs += gls_list_close(l, gls_list_peek(l, c), &sc->refs, &sc->cap_refs, sc->n_refs);
+            for (uint32_t i = from; i < sc->n_refs; i++)
+                records += gls_ref_is_granule(&sc->refs[i]) ? gls_ref_granules(&sc->refs[i]) : 1;
         }
         if (c1 > c0) {
             sc->n_grans = 0;
