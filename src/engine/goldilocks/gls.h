@@ -139,10 +139,16 @@ struct gls_entry {
 } __attribute__((aligned(64)));  /* one cache line: a check or kept look touches one line */
 _Static_assert(sizeof(struct gls_entry) == 64, "gls_entry must stay one cache line");
 
-/* seq changes only under the entry's granule lock (readers peek without it):
- * a plain increment, no locked instruction. */
+/* seq changes only under the entry's granule lock (readers peek without it),
+ * or by the owner of an atomic entry that set seq's low bit (goldilocks.c,
+ * atomic_record_lockfree): a plain store, no locked instruction. A change
+ * adds 2 and clears the bit, as a release: a holder of the lock finds the
+ * bit set only as an owner's attempt that is about to back off (it waited
+ * for any owner inside first), and an owner's own change is the last of
+ * its update, which the bit's clearing then publishes. */
 GOLDI_INLINE void gls_entry_bump_seq(struct gls_entry *e) {
-    atomic_store_explicit(&e->seq, atomic_load_explicit(&e->seq, memory_order_relaxed) + 1, memory_order_relaxed);
+    atomic_store_explicit(&e->seq, (atomic_load_explicit(&e->seq, memory_order_relaxed) & ~UINT64_C(1)) + 2,
+                          memory_order_release);
 }
 
 /* --- update list -----------------------------------------------------------------

@@ -95,7 +95,8 @@
     X(GC_GRANULES, "gc_granules_visited")                             \
     X(GC_SNAPS, "gc_entries_snapshot")                               \
     X(ACQ_SKIPPED, "acquire_cells_skipped")                          \
-    X(INL_LEASED, "inline_leased_updates")
+    X(INL_LEASED, "inline_leased_updates")                           \
+    X(ATOMIC_LOCKFREE, "atomic_records_lockfree")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -219,7 +220,7 @@ struct gls_thr {
     struct gls_tscratch *sc;          /* access scratch (kept off the user's stack) */
     struct gls_mag cur, spare;        /* free entries: no pool lock on the common path (entry_new) */
     struct gls_thr *next, *prev;      /* g->thrs, for stats */
-    _Atomic uint64_t st[40];          /* hot counters, single writer (relaxed load+store) */
+    _Atomic uint64_t st[48];          /* hot counters, single writer (relaxed load+store) */
     struct gls_oc oc[1u << GLS_OC_BITS];
     struct gls_mc mc[GLS_MC_SLOTS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
@@ -330,7 +331,7 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     struct gls_thr *s = thr->estate[g->env.index];
     if (GOLDI_LIKELY(s))
         return s;
-    _Static_assert(GLS_ST_COUNT <= 40, "gls_thr.st too small");
+    _Static_assert(GLS_ST_COUNT <= 48, "gls_thr.st too small");
     s = goldi_alloc_thread_state(sizeof *s, 0, 0);
     gls_map_init(&s->map);
     /* No cell of the thread exists yet: any start up to the tail is its epoch. */
@@ -537,21 +538,33 @@ static void entry_free(struct gls_engine *g, struct gls_thr *ts, struct gls_entr
  * thread fences itself). */
 static bool gate_self_fence;   /* no membarrier: gran_lock fences (set at create) */
 
+GOLDI_INLINE void gran_wait_atomic_owners(goldi_shadow_word_t *w);
+
+/* Marks the thread inside a granule's state (in_gran) unless fork's gate is
+ * closed (false: in_gran left clear). */
+GOLDI_INLINE bool gran_enter(struct gls_engine *g, struct gls_thr *ts) {
+    atomic_store_explicit(&ts->in_gran, 1, memory_order_relaxed);
+    if (GOLDI_UNLIKELY(gate_self_fence))
+        atomic_thread_fence(memory_order_seq_cst);
+    else
+        atomic_signal_fence(memory_order_seq_cst);   /* (the compiler keeps the order) */
+    if (GOLDI_LIKELY(!atomic_load_explicit(&g->fork_gate, memory_order_relaxed)))
+        return true;
+    atomic_store_explicit(&ts->in_gran, 0, memory_order_release);
+    return false;
+}
+
 static void gran_lock(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_word_t *w) {
     GOLDI_DCHECK(!atomic_load_explicit(&ts->in_gran, memory_order_relaxed));
     for (unsigned spins = 0;; goldi_spin_backoff(&spins)) {
         uint64_t v = atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed);
-        if (v & 1)
+        if ((v & 1) || !gran_enter(g, ts))
             continue;
-        atomic_store_explicit(&ts->in_gran, 1, memory_order_relaxed);
-        if (GOLDI_UNLIKELY(gate_self_fence))
-            atomic_thread_fence(memory_order_seq_cst);
-        else
-            atomic_signal_fence(memory_order_seq_cst);   /* (the compiler keeps the order) */
-        if (GOLDI_LIKELY(!atomic_load_explicit(&g->fork_gate, memory_order_relaxed)) &&
-            atomic_compare_exchange_weak_explicit(&w[GRAN_VER], &v, v + 1, memory_order_acquire,
-                                                  memory_order_relaxed))
+        if (atomic_compare_exchange_weak_explicit(&w[GRAN_VER], &v, v + 1, memory_order_seq_cst,
+                                                  memory_order_relaxed)) {
+            gran_wait_atomic_owners(w);
             return;
+        }
         atomic_store_explicit(&ts->in_gran, 0, memory_order_release);
     }
 }
@@ -561,9 +574,11 @@ static void gran_lock(struct gls_engine *g, struct gls_thr *ts, goldi_shadow_wor
 static void gc_gran_lock(goldi_shadow_word_t *w) {
     for (unsigned spins = 0;; goldi_spin_backoff(&spins)) {
         uint64_t v = atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed);
-        if (!(v & 1) && atomic_compare_exchange_weak_explicit(&w[GRAN_VER], &v, v + 1, memory_order_acquire,
-                                                              memory_order_relaxed))
+        if (!(v & 1) && atomic_compare_exchange_weak_explicit(&w[GRAN_VER], &v, v + 1, memory_order_seq_cst,
+                                                              memory_order_relaxed)) {
+            gran_wait_atomic_owners(w);
             return;
+        }
     }
 }
 
@@ -3462,41 +3477,125 @@ static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t ad
     access_piece(g, thr_state(g, ev->thr), ev, addr, size);
 }
 
-/* update_granule's case of an atomic access to a granule whose entries are
- * all atomic (a flag, a counter, a ring's index: what lock-free code shares)
- * and that holds t's entry of the access's kind on exactly its bytes: the
- * check finds nothing to check (atomic accesses do not race with each
- * other), and the rule keeps or moves that entry (record_kept,
- * record_moved: no other entry is dropped). The slot words' tags tell the
- * kinds, so only t's entries are read. False (nothing changed) otherwise.
- * Caller holds the granule lock. */
-static GOLDI_NOINLINE bool atomic_record_settled(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece) {
-    enum gls_kind kind = x->write ? GLS_AW : GLS_AR;
-    uintptr_t own = slot_tag(kind, x->t);
+/* Does the slot word v hold an atomic entry (AW or AR)? Their kinds' tags
+ * have bit 1 set. */
+_Static_assert((GLS_AW & 2) != 0 && (GLS_AR & 2) != 0 && (GLS_W & 2) == 0 && (GLS_R & 2) == 0,
+               "atomic kinds: tag bit 1");
+GOLDI_INLINE bool slot_is_atomic(uintptr_t v) { return v >> SLOT_PTR_BITS & 2; }
+
+/* A granule lock's holder waits out the lock-free updates of the atomic
+ * entries in the granule by their owners (atomic_record_lockfree): an
+ * owner sets its entry's seq odd, then looks at word 7, so either it sees
+ * the lock and backs off, or the holder sees seq odd here and waits until
+ * the entry is whole again (Dekker: each side's locked store, then its
+ * load, all seq_cst; on x86-64 the same instructions as acquire's). Owners
+ * take that path only where word 0 holds an atomic entry (a granule of
+ * atomic entries keeps its first there), so a holder looks no further in
+ * any other granule: one test of a word it has loaded anyway. */
+static GOLDI_NOINLINE void gran_wait_atomic_owners_slow(goldi_shadow_word_t *w) {
+    for (unsigned i = 0; i < GRAN_SLOTS; i++) {
+        uintptr_t v = atomic_load_explicit(&w[i], memory_order_relaxed);
+        if (!v || !slot_is_atomic(v))
+            continue;
+        const struct gls_entry *e = slot_entry(v);
+        for (unsigned spins = 0; atomic_load_explicit(&e->seq, memory_order_seq_cst) & 1;)
+            goldi_spin_backoff(&spins);
+    }
+}
+
+GOLDI_INLINE void gran_wait_atomic_owners(goldi_shadow_word_t *w) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if (GOLDI_UNLIKELY(w0 && !(w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK)) && slot_is_atomic(w0)))
+        gran_wait_atomic_owners_slow(w);
+}
+
+/* t's entry of an atomic access's kind on exactly its bytes, in a granule
+ * whose entries are all atomic (a flag, a counter, a ring's index: what
+ * lock-free code shares), found from the slot words' tags (only t's
+ * entries are read); NULL if the granule is not such, or t has none, or
+ * has another of the kind on the piece. */
+GOLDI_INLINE struct gls_entry *atomic_own_entry(const struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece) {
+    uintptr_t own = slot_tag(x->write ? GLS_AW : GLS_AR, x->t);
     struct gls_entry *mine = NULL;
     if (atomic_load_explicit(&w[0], memory_order_relaxed) & (GRAN_INL | GRAN_OVF | GRAN_PACK))
-        return false;
+        return NULL;
     for (unsigned i = 0; i < GRAN_SLOTS; i++) {
         uintptr_t v = atomic_load_explicit(&w[i], memory_order_relaxed);
         if (!v)
             continue;
         uintptr_t tag = v >> SLOT_PTR_BITS;
         if ((tag & 3) != GLS_AW && (tag & 3) != GLS_AR)
-            return false;   /* a plain entry: checked by the general way */
+            return NULL;   /* a plain entry: checked by the general way */
         if (tag != own)
             continue;
         struct gls_entry *e = slot_entry(v);
         if (e->owner != x->t || !(e->mask & piece))
             continue;
         if (mine || (e->mask & piece) != piece)
-            return false;   /* (own_record's "others") */
+            return NULL;   /* (own_record's "others") */
         mine = e;
     }
-    if (!mine)
-        return false;
+    return mine;
+}
+
+/* update_granule's case of an atomic access to a granule whose entries are
+ * all atomic and that holds t's entry of the access's kind on exactly its
+ * bytes (atomic_own_entry): the check finds nothing to check (atomic
+ * accesses do not race with each other), and the rule keeps or moves that
+ * entry (record_kept, record_moved: no other entry is dropped). False
+ * (nothing changed) otherwise. Caller holds the granule lock, or mine's
+ * seq odd (atomic_record_lockfree). */
+GOLDI_INLINE bool atomic_entry_settled(struct gls_access *x, struct gls_entry *mine, uint8_t piece) {
+    enum gls_kind kind = x->write ? GLS_AW : GLS_AR;
     struct gls_alock al = alock_pick(mine->alock_id, x->thr);
     x->origin = access_origin(x->ts, x->ev);
     return record_kept(x, mine, false, piece, al) || record_moved(x, mine, false, piece, kind, al, NULL, 0, 0);
+}
+
+static GOLDI_NOINLINE bool atomic_record_settled(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece) {
+    struct gls_entry *mine = atomic_own_entry(x, w, piece);
+    return mine && atomic_entry_settled(x, mine, piece);
+}
+
+/* atomic_record_settled without the granule lock, which two cores would
+ * otherwise pass back and forth with the line of words it lives in at
+ * every operation on a shared atomic (lockfree's ring indices and
+ * counters): only t's own entry changes, and its seq's low bit keeps lock
+ * holders off it meanwhile (gran_wait_atomic_owners), in a granule whose
+ * word 0 holds an atomic entry. The slots are read as a seqlock reader
+ * reads them: word 7 even, and unchanged once the bit is set (no holder
+ * came since, and any later one waits). Entries are type-stable, so a
+ * stale slot's entry is safe to read; the bit set on it is taken back at
+ * once, unless a holder's change of seq took it already. The update's
+ * last store (record_moved's seq bump, else seq's old value back)
+ * publishes it. Plain accesses, the GC and the sweep take the lock.
+ * in_gran as under the lock: fork waits for the entry to be whole. */
+static GOLDI_NOINLINE bool atomic_record_lockfree(struct gls_engine *g, struct gls_access *x, goldi_shadow_word_t *w,
+                                                  uint8_t piece) {
+    uint64_t v = atomic_load_explicit(&w[GRAN_VER], memory_order_acquire);
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    if ((v & 1) || !w0 || !slot_is_atomic(w0) || !gran_enter(g, x->ts))
+        return false;
+    bool done = false;
+    struct gls_entry *mine = atomic_own_entry(x, w, piece);
+    uint64_t seq = mine ? atomic_load_explicit(&mine->seq, memory_order_relaxed) : 1;
+    if (!(seq & 1) && atomic_compare_exchange_strong_explicit(&mine->seq, &seq, seq + 1, memory_order_seq_cst,
+                                                              memory_order_relaxed)) {
+        if (atomic_load_explicit(&w[GRAN_VER], memory_order_seq_cst) == v && atomic_entry_settled(x, mine, piece)) {
+            /* Kept (nothing bumped seq): seq as it was, as a kept update
+             * under the lock leaves it (a GC run that snapshotted the entry
+             * still moves it: a changed seq means "moved already"). */
+            if (atomic_load_explicit(&mine->seq, memory_order_relaxed) & 1)
+                atomic_store_explicit(&mine->seq, seq, memory_order_release);
+            done = true;
+        } else {
+            uint64_t set = seq + 1;   /* (a holder's bump may have cleared it: then it stays) */
+            atomic_compare_exchange_strong_explicit(&mine->seq, &set, seq, memory_order_release,
+                                                    memory_order_relaxed);
+        }
+    }
+    atomic_store_explicit(&x->ts->in_gran, 0, memory_order_release);
+    return done;
 }
 
 static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,
@@ -4411,13 +4510,26 @@ static bool snap_same(const struct gls_gc_scratch *sc, const struct gls_snap *a,
 
 #define GC_AHEAD 8   /* entries prefetched ahead of the GC's sweeps */
 
+/* e's seq, once no owner's lock-free attempt holds its low bit. Under the
+ * lock, an attempt can still hold it where gran_wait_atomic_owners did not
+ * look (another holder changed word 0 in between): such an attempt backs
+ * off at once and leaves seq as it was, so the snapshot's seq must not
+ * read the bit (an install would find seq changed and leave e where it is,
+ * registered in a chunk being freed). */
+static uint64_t entry_seq(const struct gls_entry *e) {
+    uint64_t seq;
+    for (unsigned spins = 0; (seq = atomic_load_explicit(&e->seq, memory_order_seq_cst)) & 1;)
+        goldi_spin_backoff(&spins);
+    return seq;
+}
+
 /* Adds live entry e (generation gen) to the snapshot; caller holds its granule lock. */
 static void snap_entry_locked(struct gls_gc_scratch *sc, struct gls_entry *e, uint32_t gen) {
     sc->snap = grow(sc->snap, &sc->cap_snap, sc->n_snap + 1, sizeof *sc->snap);
     struct gls_snap *s = &sc->snap[sc->n_snap++];
     s->e = e;
     s->gen = gen;
-    s->seq = atomic_load_explicit(&e->seq, memory_order_relaxed);
+    s->seq = entry_seq(e);
     s->pos = atomic_load_explicit(&e->pos, memory_order_relaxed);
     s->owner = e->owner;
     s->tok_off = sc->n_toks;
@@ -4928,7 +5040,7 @@ static void gc_install(struct gls_engine *g) {
             continue;   /* (a stale addr: e was freed and re-used meanwhile) */
         gc_gran_lock(w);
         if (atomic_load_explicit(&e->gen, memory_order_acquire) == s->gen &&
-            atomic_load_explicit(&e->seq, memory_order_relaxed) == s->seq) {
+            entry_seq(e) == s->seq) {
             /* gen unchanged: addr is e's granule */
             if (u->any) {
                 drop_entry_locked(g, e);
@@ -5150,7 +5262,7 @@ static uint32_t sweep_round(struct gls_engine *g) {
         gc_gran_lock(w);
         /* unchanged since the snapshot (gen: not freed; seq: same pos and set) */
         if (atomic_load_explicit(&e->gen, memory_order_acquire) == s->gen &&
-            atomic_load_explicit(&e->seq, memory_order_relaxed) == s->seq) {
+            entry_seq(e) == s->seq) {
             drop_entry_locked(g, e);
             stat(g, 0, GLS_ST_ANY, 1);
         }
@@ -5479,8 +5591,14 @@ GOLDI_INLINE void atomic_piece(struct gls_engine *g, struct gls_thr *ts, const s
     struct gls_access x = { .g = g, .thr = ev->thr, .ts = ts, .ev = ev, .t = ev->thr->tid, .base = base,
                             .write = ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW,
                             .atomic = true };
+    uint8_t piece = byte_mask(addr, addr + size);
+    if (atomic_record_lockfree(g, &x, w, piece)) {
+        tstat(ts, GLS_ST_ACCESSES, 1);
+        tstat(ts, GLS_ST_ATOMIC_LOCKFREE, 1);
+        return;
+    }
     gran_lock(g, ts, w);
-    if (atomic_record_settled(&x, w, byte_mask(addr, addr + size)))
+    if (atomic_record_settled(&x, w, piece))
         tstat(ts, GLS_ST_ACCESSES, 1);
     else
         access_locked(g, ts, ev, addr, size, w);
