@@ -7,8 +7,9 @@
  * granules and snapshot and re-place the entries while their owners
  * update them. Afterwards main reads both words plainly: ordered by the
  * joins, no race. check_counter.sh checks that the lock-free updates
- * happened (about 3 a turn a thread: the add, the store, the load that
- * sees the turn change; none when every operation takes the lock). */
+ * happened (about 4 a turn a thread: the load that sees the turn change,
+ * the add, the store, and the next load, which reads the thread's own
+ * store; none when every operation takes the lock). */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
