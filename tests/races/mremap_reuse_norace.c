@@ -8,11 +8,13 @@
 
 #define LEN 8192
 static char *base, *elsewhere;
-static ib_flag moved;
+static ib_flag moved, started, released;
 
 static void *mover(void *arg)
 {
   (void)arg;
+  ib_set(&started);
+  ib_wait(&released);
   char *p = mmap(base, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
   if (p == MAP_FAILED)
     return (void *)1;
@@ -28,6 +30,7 @@ static void *mover(void *arg)
 static void *reuser(void *arg)
 {
   (void)arg;
+  ib_set(&started);
   ib_wait(&moved);
   char *p = mmap(base, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
   if (p == MAP_FAILED)
@@ -39,16 +42,21 @@ static void *reuser(void *arg)
 
 int main(void)
 {
-  /* Two addresses no one else maps meanwhile: reserved, then given back. */
+  /* Two addresses no one else maps meanwhile: reserved, then given back
+   * once both threads run. (Given back before they were created, the
+   * freed gap could take the memory the thread creations map, a detector's
+   * thread state among it, which the mover's MAP_FIXED then replaced.) */
   base = mmap(NULL, 2 * LEN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED)
     return 3;
   elsewhere = base + LEN;
-  munmap(base, 2 * LEN);
   pthread_t a, b;
   void *ra, *rb;
   pthread_create(&b, NULL, reuser, NULL);
   pthread_create(&a, NULL, mover, NULL);
+  ib_wait_ge(&started, 2);
+  munmap(base, 2 * LEN);
+  ib_set(&released);
   pthread_join(a, &ra);
   pthread_join(b, &rb);
   if (ra || rb) {
