@@ -95,8 +95,9 @@ struct goldi_held {
     uint8_t mode;               /* enum goldi_lock_mode */
 };
 
-#define GOLDI_ORIGIN_MEMO 256  /* power of two: any 1 KiB of code maps to distinct slots */
+#define GOLDI_ORIGIN_MEMO 1024 /* power of two: any 4 KiB of code maps to distinct slots */
 #define GOLDI_LOCKSET_MEMO 256 /* power of two (origin.c hashes into it) */
+#define GOLDI_PATH_MEMO 1024   /* power of two: call paths a thread keeps identities for */
 
 /* A thread as engines see it. The runtime embeds one in its thread state; the
  * trace analyzer makes one per trace thread. */
@@ -109,9 +110,10 @@ struct goldi_thr {
     uint32_t n_held_dropped;               /* acquisitions beyond GOLDI_MAX_HELD (counted, not kept) */
     uint32_t held_version;                 /* bumped when held[] changes (lock-set cache key) */
     uint32_t depth;                        /* shadow call stack depth (may exceed GOLDI_MAX_STACK) */
-    uint32_t stack_version;                /* bumped on every pop and stack rewrite, not on a
-                                              push (which only grows depth): equal version
-                                              and depth = the same stack (origin cache key) */
+    uint32_t in_signal;                    /* signal handlers running on this thread (they
+                                              leave the path memo alone: goldi_thr_stack_*) */
+    uint64_t stack_id;                     /* the stack's identity (goldi_thr_stack_*); 0 =
+                                              not looked up since the last push or pop */
     uintptr_t stack[GOLDI_MAX_STACK];      /* return addresses from __tsan_func_entry */
     uint32_t create_origin;                /* origin of the pthread_create call (reports) */
     uint32_t sync_epoch;                   /* bumped by the dispatcher at every event of this
@@ -128,7 +130,8 @@ struct goldi_thr {
      * the lock set is the origin's other half, below) */
     struct goldi_origin_memo {
         uintptr_t pc;
-        uint32_t key, stack_version, depth;
+        uint64_t stack_id;
+        uint32_t key, depth;
         uint32_t site;                     /* 0 = empty */
     } oc[GOLDI_ORIGIN_MEMO];
     uint32_t lockset;                      /* interned held[] (0 = none held) and */
@@ -141,6 +144,18 @@ struct goldi_thr {
         uintptr_t addr;                    /* 0 = empty */
         uint64_t set_mode;                 /* set | mode << 32: one load */
     } lsm[GOLDI_LOCKSET_MEMO];
+    /* the stack's identities (goldi_thr_stack_*): each depth's while its
+     * frame is on the stack (0 = not found yet), the last ones given out;
+     * equal identity and depth = the same stack (origin cache key) */
+    uint64_t frame_id[GOLDI_MAX_STACK + 1];
+    uint64_t stack_ids, signal_ids;        /* (signal handlers': top bit set) */
+    /* call path memo: the identity given to the frame a call at pc made on
+     * top of the stack whose identity is parent (goldi_thr_stack_resolve) */
+    struct goldi_path_memo {
+        uint64_t parent;
+        uintptr_t pc;
+        uint64_t id;                       /* 0 = empty */
+    } path[GOLDI_PATH_MEMO];
 };
 
 /* Event flags. */
@@ -230,6 +245,62 @@ GOLDI_INLINE goldi_origin_t goldi_origin_compose(goldi_site_t site, goldi_lockse
         return GOLDI_ORIGIN_COMPOSED | set << GOLDI_ORIGIN_SITE_BITS | site;
     return goldi_origin_compose_whole(site, set);
 }
+/* The shadow call stack's identities: equal identity and depth mean the
+ * same frames, so the origin memo (keyed by both) answers an access of a
+ * stack it has seen. A frame's identity stands for its call path: the
+ * identity of the stack it was called on and the call's pc. The path memo
+ * gives the same path the same identity while it keeps the pair, so a loop
+ * that calls a function finds the callee's origins in the memo at every
+ * call, and a stack that a call returned to has the identity it had
+ * (frame_id[] keeps each depth's). A version bumped at every return missed
+ * the memo at the first access of each pc after each call and return: xz's
+ * match finder made 2.6 M such misses in 2 MB of input, each a stack
+ * fingerprint, and 5 M site comparisons. An identity is given once (a
+ * 64-bit counter), so two paths never share one; a path whose pair the
+ * memo dropped gets a new one, which costs misses, not exactness.
+ *
+ * A push stores its pc and marks its depth's identity unknown (0), and a
+ * push or a pop clears stack_id, the identity cached for the memo's test:
+ * a call pays a few stores, and the identities are found when an origin is
+ * looked up next (goldi_thr_stack_resolve, from the deepest known one up),
+ * once per frame and once per return. Signal handlers take identities from
+ * a counter of their own and leave the path memo alone: a resolution they
+ * interrupt may be between its reads and writes of a slot. Beyond
+ * GOLDI_MAX_STACK frames are counted, not stored: their stacks take the
+ * deepest stored frame's identity, and the depth tells them apart. The
+ * depth is raised first: a handler that interrupts the rest of a push
+ * pushes above this frame. */
+#define GOLDI_STACK_ROOT 1     /* the empty stack's identity; paths get 2, 3, ... */
+void goldi_thr_stack_resolve(struct goldi_thr *thr);
+GOLDI_INLINE void goldi_thr_stack_push(struct goldi_thr *thr, uintptr_t call_pc) {
+    uint32_t d = thr->depth++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    thr->stack_id = 0;
+    if (d < GOLDI_MAX_STACK) {
+        thr->stack[d] = call_pc;
+        thr->frame_id[d + 1] = 0;
+    }
+}
+/* (caller: depth > 0) */
+GOLDI_INLINE void goldi_thr_stack_pop(struct goldi_thr *thr) {
+    thr->depth--;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    thr->stack_id = 0;
+}
+/* After stack[] and depth were rewritten (a trace's replay): no frame
+ * keeps its identity. */
+GOLDI_INLINE void goldi_thr_stack_changed(struct goldi_thr *thr) {
+    uint32_t top = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
+    for (uint32_t i = 1; i <= top; i++)
+        thr->frame_id[i] = 0;
+    thr->stack_id = 0;
+}
+/* The stack's identity, looked up if the stack changed since. */
+GOLDI_INLINE uint64_t goldi_thr_stack_key(struct goldi_thr *thr) {
+    if (GOLDI_UNLIKELY(!thr->stack_id))
+        goldi_thr_stack_resolve(thr);
+    return thr->stack_id;
+}
 /* The thread's held locks, interned (0 = none): cached until they change. */
 goldi_lockset_t goldi_thr_lockset_slow(struct goldi_thr *thr);
 GOLDI_INLINE goldi_lockset_t goldi_thr_lockset(struct goldi_thr *thr) {
@@ -248,7 +319,9 @@ bool goldi_event_site_is(goldi_site_t site, const struct goldi_event *ev);
  * slot (and evict each other at every access) now and then. With 64 slots,
  * calls 256 bytes apart shared one: lockfree's consumer loop (550 bytes)
  * had two reads evict each other at every message, each miss a stack
- * fingerprint and a site-cache probe (800 K of them in 200 K messages). */
+ * fingerprint and a site-cache probe (800 K of them in 200 K messages).
+ * 1024 slots (4 KiB of code): xz's encoder loop spans more than 1 KiB of
+ * code, and 256 slots cost it 4 % of its time in site-cache probes. */
 GOLDI_INLINE struct goldi_origin_memo *goldi_origin_memo_at(struct goldi_thr *thr, uintptr_t pc) {
     return &thr->oc[(pc >> 2) & (GOLDI_ORIGIN_MEMO - 1)];
 }
@@ -264,7 +337,7 @@ GOLDI_INLINE goldi_site_t goldi_origin_memo_site(struct goldi_thr *thr, uintptr_
                                                  uint32_t size) {
     const struct goldi_origin_memo *m = goldi_origin_memo_at(thr, pc);
     if (m->site && m->pc == pc && m->key == ((uint32_t)kind << 24 | size) &&
-        m->stack_version == thr->stack_version && m->depth == thr->depth)
+        m->stack_id == thr->stack_id && m->depth == thr->depth)
         return m->site;
     return 0;
 }
@@ -283,11 +356,12 @@ GOLDI_INLINE goldi_origin_t goldi_event_origin_memo(const struct goldi_event *ev
     return goldi_origin_memo_of(ev->thr, ev->pc, ev->kind, ev->size);
 }
 GOLDI_INLINE void goldi_event_site_memo_put(const struct goldi_event *ev, goldi_site_t site) {
-    const struct goldi_thr *thr = ev->thr;
+    struct goldi_thr *thr = ev->thr;
+    uint64_t id = goldi_thr_stack_key(thr);
     if (site >= (UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS))
         site = 0;
     *goldi_origin_memo_slot(ev) = (struct goldi_origin_memo){
-        ev->pc, (uint32_t)ev->kind << 24 | ev->size, thr->stack_version, thr->depth, site };
+        ev->pc, id, (uint32_t)ev->kind << 24 | ev->size, thr->depth, site };
 }
 
 struct goldi_origin_info {

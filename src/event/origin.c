@@ -313,11 +313,49 @@ goldi_lockset_t goldi_thr_lockset_slow(struct goldi_thr *thr) {
     return set;
 }
 
+/* The identity of the call path made by a call at pc on top of the stack
+ * whose identity is parent (event.h): from the path memo, else a new one. */
+static uint64_t path_id(struct goldi_thr *thr, uint64_t parent, uintptr_t pc) {
+    if (thr->in_signal)
+        return ++thr->signal_ids | UINT64_C(1) << 63;
+    struct goldi_path_memo *m =
+        &thr->path[((parent ^ pc) * 0x9E3779B97F4A7C15ull) >> (64 - __builtin_ctz(GOLDI_PATH_MEMO))];
+    if (m->id && m->parent == parent && m->pc == pc)
+        return m->id;
+    uint64_t id = ++thr->stack_ids + GOLDI_STACK_ROOT;
+    m->id = 0;   /* (a lookup never sees a half-written pair) */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    m->parent = parent;
+    m->pc = pc;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    m->id = id;
+    return id;
+}
+
+/* Finds the identities of the frames pushed since the deepest known one. */
+void goldi_thr_stack_resolve(struct goldi_thr *thr) {
+    uint32_t top = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK, k = top;
+    while (k > 0 && !thr->frame_id[k])
+        k--;
+    if (!k)
+        thr->frame_id[0] = GOLDI_STACK_ROOT;
+    uint64_t id = thr->frame_id[k];
+    for (uint32_t i = k; i < top; i++) {
+        id = path_id(thr, id, thr->stack[i]);
+        thr->frame_id[i + 1] = id;
+    }
+    thr->stack_id = id;
+}
+
 /* The thread's memo (event.h) first: a loop body doing the same accesses at
  * the same stack interns its site once (lu's row update: a read and a write
  * per granule per phase), whatever locks it takes meanwhile. */
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
     goldi_site_t site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
+    if (!site && !ev->thr->stack_id) {   /* (the stack changed: its identity may be known) */
+        goldi_thr_stack_resolve(ev->thr);
+        site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
+    }
     if (!site) {
         site = goldi_event_site_interned(ev);
         goldi_event_site_memo_put(ev, site);

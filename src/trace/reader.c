@@ -893,7 +893,7 @@ static int set_stack(struct replay *rp, struct rthr *r, uint32_t id, uintptr_t *
     for (uint32_t j = 0; j < depth; j++)
         thr->stack[j] = (uintptr_t)o->frames[depth - j];
     thr->depth = depth;
-    thr->stack_version++;
+    goldi_thr_stack_changed(thr);
     return 0;
 }
 

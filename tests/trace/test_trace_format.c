@@ -118,7 +118,7 @@ static void one(struct goldi_thr *t, struct goldi_event *ev) {
     t->depth = (uint32_t)(rnd() % 4);
     for (uint32_t i = 0; i < t->depth; i++)
         t->stack[i] = 0x500000 + (rnd() % 16) * 8;
-    t->stack_version++;
+    goldi_thr_stack_changed(t);
     goldi_dispatch(ev);
 }
 

@@ -260,6 +260,65 @@ CASE(barrier_generations_get_fresh_tokens) {
     EXPECT(b->tok[1].id == g1);
 }
 
+/* A frame's identity stands for its call path (event.h): a stack a call
+ * returns to has its identity again, the same call from the same stack gets
+ * the same one (so the origin memo answers it), another call or a rewritten
+ * stack another one, a signal handler's frames fresh ones. */
+CASE(stack_identities_follow_call_paths) {
+    static struct goldi_thr t;   /* (static: the thread's memos are big) */
+    t.tid = 5;
+    uint64_t root = goldi_thr_stack_key(&t);
+    goldi_thr_stack_push(&t, 0x500);
+    uint64_t a = goldi_thr_stack_key(&t);
+    EXPECT(a != root);
+    goldi_thr_stack_push(&t, 0x600);
+    uint64_t ab = goldi_thr_stack_key(&t);
+    EXPECT(ab != a && ab != root);
+    struct goldi_event ev = ev_of(GOLDI_EV_WRITE, &t);
+    ev.size = 8;
+    ev.pc = 0x800;
+    goldi_origin_t o = goldi_event_origin(&ev);
+    goldi_thr_stack_pop(&t);
+    EXPECT_EQ(goldi_thr_stack_key(&t), a);
+    goldi_thr_stack_push(&t, 0x600);
+    EXPECT_EQ(goldi_thr_stack_key(&t), ab);
+    EXPECT(goldi_origin_memo_site(&t, 0x800, GOLDI_EV_WRITE, 8) != 0);   /* kept across the calls */
+    EXPECT_EQ(goldi_event_origin(&ev), o);
+    goldi_thr_stack_pop(&t);
+    goldi_thr_stack_push(&t, 0x700);
+    uint64_t ac = goldi_thr_stack_key(&t);
+    EXPECT(ac != ab && ac != a && ac != root);
+    EXPECT(goldi_origin_memo_site(&t, 0x800, GOLDI_EV_WRITE, 8) == 0);
+    EXPECT(goldi_event_origin(&ev) != o);
+    goldi_thr_stack_pop(&t);
+    t.in_signal = 1;
+    goldi_thr_stack_push(&t, 0x600);
+    uint64_t handler = goldi_thr_stack_key(&t);
+    EXPECT(handler != ab && handler != ac);
+    goldi_thr_stack_pop(&t);
+    t.in_signal = 0;
+    EXPECT_EQ(goldi_thr_stack_key(&t), a);
+    goldi_thr_stack_pop(&t);
+    EXPECT_EQ(goldi_thr_stack_key(&t), root);
+    /* beyond GOLDI_MAX_STACK: the deepest stored frame's identity */
+    for (uint32_t i = 0; i < GOLDI_MAX_STACK + 2; i++)
+        goldi_thr_stack_push(&t, 0x1000 + 8 * i);
+    uint64_t deep = goldi_thr_stack_key(&t);
+    goldi_thr_stack_pop(&t);
+    EXPECT_EQ(goldi_thr_stack_key(&t), deep);
+    goldi_thr_stack_pop(&t);
+    EXPECT_EQ(goldi_thr_stack_key(&t), deep);
+    goldi_thr_stack_pop(&t);
+    EXPECT(goldi_thr_stack_key(&t) != deep);
+    while (t.depth)
+        goldi_thr_stack_pop(&t);
+    /* a rewritten stack: new content, new identity */
+    t.stack[0] = 0x900;
+    t.depth = 1;
+    goldi_thr_stack_changed(&t);
+    EXPECT(goldi_thr_stack_key(&t) != a);
+}
+
 CASE(origins_intern_and_cache) {
     struct goldi_thr t = { .tid = 3 };
     t.stack[0] = 0x500;
@@ -287,7 +346,7 @@ CASE(origins_intern_and_cache) {
     EXPECT_EQ(goldi_event_origin(&ev2), o1);
     /* A different stack, kind or lock set is a different origin. */
     t.depth = 1;
-    t.stack_version++;
+    goldi_thr_stack_changed(&t);
     goldi_origin_t o2 = goldi_event_origin(&ev);
     EXPECT(o2 != o1);
     ev.kind = GOLDI_EV_READ;
@@ -444,6 +503,7 @@ int main(void) {
     RUN(dispatch_splits_accesses_into_granules);
     RUN(dispatch_tracks_held_locks);
     RUN(barrier_generations_get_fresh_tokens);
+    RUN(stack_identities_follow_call_paths);
     RUN(origins_intern_and_cache);
     RUN(origins_follow_lock_changes_without_a_new_site);
     RUN(origins_one_lock_sets_memoised_by_lock_and_mode);   /* (before the next fills the composed lock sets) */

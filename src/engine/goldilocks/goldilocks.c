@@ -86,7 +86,6 @@
     X(PACK_EXPAND, "packed_expansions")                               \
     X(PACK_CONTRACT, "packed_contractions")                           \
     X(ORC_HIT, "origin_cache_hits")                                   \
-    X(ORC_CONFIRMED, "origin_cache_confirmed")                        \
     X(ORC_MISS, "origin_cache_misses")                                \
     X(INL_FOREIGN_FAST, "inline_foreign_lockfree")                     \
     X(INL_HALF, "inline_half_records")                                \
@@ -155,38 +154,23 @@ struct gls_mag {
 };
 
 /* Per-thread site cache (see access_origin): sites (the origin's half
- * without the locks, event.h) keyed by a 64-bit fingerprint of the access's
- * pc, kind, size and whole shadow stack; a hit is exact when the slot's
- * stack name (below) is the thread's current one, and is confirmed against
- * the interned site otherwise. Held locks are no part of the key: the lock
- * set is composed in after the lookup, so code under many different locks
- * (one per bucket, per variable) needs one slot per pc, not per (pc, lock):
- * multiset's ~4000 origins per thread are ~20 sites. 1024 slots in two
- * ways (32 KiB a thread). */
+ * without the locks, event.h) keyed by the access's pc, kind and size and
+ * the identity and depth of the thread's shadow stack (event.h: equal
+ * identity and depth are the same frames, and a call path keeps its
+ * identity from one call to the next), so a hit is exact with no look at
+ * the frames. A stack whose path lost its identity (the path memo dropped
+ * it) interns its sites again, and the depot finds them by content. Held
+ * locks are no part of the key: the lock set is composed in after the
+ * lookup, so code under many different locks (one per bucket, per
+ * variable) needs one slot per pc, not per (pc, lock): multiset's ~4000
+ * origins per thread are ~20 sites. 1024 slots in two ways. */
 #define GLS_ORC_BITS 10
 struct gls_orc {
-    uint64_t tag;                    /* fingerprint | 1; 0 = empty */
+    uint64_t stack_id;
     uintptr_t pc;
     uint32_t kind_size;              /* kind << 24 | size */
-    goldi_site_t site;
-    uint32_t stack_name;             /* the name the site was confirmed with: equal to the
-                                        thread's now (with pc, kind, size) => the same site */
-};
-
-/* Exact per-thread names for shadow stacks. When the thread's stack
- * changes, the new content is looked up in a small table by fingerprint and
- * compared frame by frame: the same content gets its old name back, so a
- * site cached in an earlier call of the same function is a hit again
- * without a look at the depot (multiset: every operation is a call). A name
- * is never given to two contents: a stack too deep to keep gets a fresh
- * name, valid until the next change; when the counter wraps, the table and
- * the site cache are cleared. 0 = no name (never equal). */
-#define GLS_SNAME_BITS 6             /* stacks: a thread runs a few at a time */
-#define GLS_NAME_FRAMES 14
-struct gls_sname {
-    uint64_t fp;
-    uint32_t name, depth;
-    uintptr_t frame[GLS_NAME_FRAMES];
+    uint32_t depth;
+    goldi_site_t site;               /* 0 = empty */
 };
 
 /* The lock-free kept test (kept_fast, pack_kept_fast) reads every entry
@@ -224,12 +208,6 @@ struct gls_thr {
     struct gls_oc oc[1u << GLS_OC_BITS];
     struct gls_mc mc[GLS_MC_SLOTS];
     struct gls_orc orc[1u << GLS_ORC_BITS];
-    uint32_t fp_stack_version;        /* the version fp_stack is of ... */
-    uint32_t fp_depth;                /* ... and the depth */
-    uint64_t fp_stack;                /* fingerprint of the shadow stack */
-    uint32_t stack_name;              /* its name (0 = none) */
-    uint32_t last_name;
-    struct gls_sname sname[1u << GLS_SNAME_BITS];
     _Atomic uint32_t in_gran;         /* holds a granule lock (gran_lock): fork waits for 0 */
     struct goldi_thr *thr;            /* (its joining mark, for the GC) */
     struct goldi_window kept_window;  /* lock-free kept tries (kept_try) */
@@ -3322,47 +3300,17 @@ static bool inl_general(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
 
 /* goldi_event_origin(ev), from the thread's caches: its site from the
  * memo by pc, else from the site cache when the same access (pc, kind, size)
- * was interned with the same stack; its lock set from the thread. Exact: a
- * fingerprint hit counts when the slot's stack name is the thread's current
- * one, and is confirmed against the interned site otherwise. */
-static uint64_t fp_mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9E3779B97F4A7C15ull + (h >> 29); }
-
-static uint32_t name_new(struct gls_thr *ts) {
-    if (++ts->last_name == 0) {   /* wrapped: no old name may stay anywhere */
-        goldi_memset(ts->orc, 0, sizeof ts->orc);
-        goldi_memset(ts->sname, 0, sizeof ts->sname);
-        ts->stack_name = 0;
-        ts->last_name = 1;
-    }
-    return ts->last_name;
-}
-
-static uint32_t stack_name(struct gls_thr *ts, const struct goldi_thr *thr, uint64_t fp) {
-    if (thr->depth > GLS_NAME_FRAMES)
-        return name_new(ts);
-    struct gls_sname *e = &ts->sname[fp >> (64 - GLS_SNAME_BITS)];
-    if (e->name && e->fp == fp && e->depth == thr->depth) {
-        uint32_t i = 0;
-        while (i < e->depth && e->frame[i] == thr->stack[i])
-            i++;
-        if (i == e->depth)
-            return e->name;
-    }
-    uint32_t name = name_new(ts);
-    e->fp = fp;
-    e->depth = thr->depth;
-    for (uint32_t i = 0; i < thr->depth; i++)
-        e->frame[i] = thr->stack[i];
-    e->name = name;
-    return name;
-}
-
+ * was interned with the same stack; its lock set from the thread. */
 static goldi_site_t orc_site(struct gls_thr *ts, const struct goldi_event *ev);
 
 /* The memo's site if it has one (its lock set was stale: the thread's
  * locks changed), else the site cache's; then the thread's lock set. */
 static GOLDI_NOINLINE goldi_origin_t origin_slow(struct gls_thr *ts, const struct goldi_event *ev) {
     goldi_site_t site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
+    if (!site && !ev->thr->stack_id) {   /* (the stack changed: its identity may be known) */
+        goldi_thr_stack_resolve(ev->thr);
+        site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
+    }
     if (site) {
         tstat(ts, GLS_ST_ORC_HIT, 1);
     } else {
@@ -3409,47 +3357,31 @@ GOLDI_INLINE goldi_origin_t access_origin_at(struct gls_thr *ts, struct goldi_th
 }
 
 __attribute__((noinline)) static goldi_site_t orc_site(struct gls_thr *ts, const struct goldi_event *ev) {
-    const struct goldi_thr *thr = ev->thr;
-    if (ts->fp_stack_version != thr->stack_version || ts->fp_depth != thr->depth || !ts->fp_stack) {
-        uint32_t depth = thr->depth < GOLDI_MAX_STACK ? thr->depth : GOLDI_MAX_STACK;
-        uint64_t h = fp_mix(1, thr->depth);
-        for (uint32_t i = 0; i < depth; i++)
-            h = fp_mix(h, thr->stack[i]);
-        ts->fp_stack = h | 1;
-        ts->fp_stack_version = thr->stack_version;
-        ts->fp_depth = thr->depth;
-        ts->stack_name = stack_name(ts, thr, ts->fp_stack);
-    }
+    struct goldi_thr *thr = ev->thr;
+    uint64_t sid = goldi_thr_stack_key(thr);
     uint32_t ks = (uint32_t)ev->kind << 24 | ev->size;
-    uint64_t tag = fp_mix(fp_mix(ts->fp_stack, ev->pc), ks);
-    tag = (tag ^ tag >> 31) | 1;
+    uint64_t h = (sid ^ (uint64_t)thr->depth << 40 ^ ev->pc * 0x9E3779B97F4A7C15ull ^ ks) *
+                 0xC2B2AE3D27D4EB4Full;
     /* Two ways per set: the most recent site of the set in way 0. */
-    struct gls_orc *set = &ts->orc[(tag >> (64 - GLS_ORC_BITS)) & ~UINT64_C(1)];
+    struct gls_orc *set = &ts->orc[(h >> (64 - GLS_ORC_BITS)) & ~UINT64_C(1)];
     for (unsigned way = 0; way < 2; way++) {
         struct gls_orc *c = &set[way];
-        if (c->tag != tag)
+        if (!c->site || c->stack_id != sid || c->depth != thr->depth || c->pc != ev->pc ||
+            c->kind_size != ks)
             continue;
-        bool same = ts->stack_name && c->stack_name == ts->stack_name && c->pc == ev->pc && c->kind_size == ks;
-        if (!same && !goldi_event_site_is(c->site, ev))
-            break;   /* (a fingerprint collision: the slot is replaced below) */
-        c->stack_name = ts->stack_name;
         if (way) {
             struct gls_orc t = set[0];
             set[0] = *c;
             *c = t;
         }
-        tstat(ts, same ? GLS_ST_ORC_HIT : GLS_ST_ORC_CONFIRMED, 1);
+        tstat(ts, GLS_ST_ORC_HIT, 1);
         return set[0].site;
     }
     tstat(ts, GLS_ST_ORC_MISS, 1);
     set[1] = set[0];
-    struct gls_orc *c = &set[0];
-    c->site = goldi_event_site_interned(ev);
-    c->tag = tag;
-    c->pc = ev->pc;
-    c->kind_size = ks;
-    c->stack_name = ts->stack_name;
-    return c->site;
+    set[0] = (struct gls_orc){ .stack_id = sid, .pc = ev->pc, .kind_size = ks, .depth = thr->depth,
+                               .site = goldi_event_site_interned(ev) };
+    return set[0].site;
 }
 
 static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct goldi_event *ev, uintptr_t addr,

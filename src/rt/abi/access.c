@@ -291,27 +291,23 @@ GOLDI_EXPORT void __tsan_vptr_read(void **vptr_p) {
     plain_access((uintptr_t)vptr_p, sizeof(void *), R, RET_PC());
 }
 
-/* Shadow call stack. It is kept even while the thread is ignored so pushes
- * and pops stay balanced; frames beyond GOLDI_MAX_STACK are counted, not
- * stored. A pop at depth 0 (longjmp out of tracked frames, or frames entered
- * before the runtime existed) is dropped. A push leaves stack_version alone:
- * it only adds a frame above the others, and depth tells (a frame below
- * can only change after a pop, which bumps the version). */
+/* Shadow call stack (its identities: event.h). It is kept even while the
+ * thread is ignored so pushes and pops stay balanced; frames beyond
+ * GOLDI_MAX_STACK are counted, not stored. A pop at depth 0 (longjmp out of
+ * tracked frames, or frames entered before the runtime existed) is
+ * dropped. */
 GOLDI_EXPORT void __tsan_func_entry(void *call_pc) {
     struct goldi_rt_thread *t = goldi_cur;
     if (!t)
         return;
-    uint32_t d = t->thr.depth++;
-    if (d < GOLDI_MAX_STACK)
-        t->thr.stack[d] = (uintptr_t)call_pc;
+    goldi_thr_stack_push(&t->thr, (uintptr_t)call_pc);
 }
 
 GOLDI_EXPORT void __tsan_func_exit(void) {
     struct goldi_rt_thread *t = goldi_cur;
     if (!t || !t->thr.depth)
         return;
-    t->thr.depth--;
-    t->thr.stack_version++;
+    goldi_thr_stack_pop(&t->thr);
 }
 
 GOLDI_EXPORT void __tsan_ignore_thread_begin(void) {

@@ -37,12 +37,16 @@ static void wrapper(int sig, siginfo_t *si, void *uc) {
         t->ignore++;
     if (t)   /* a thread blocked in pthread_join runs code: not waiting only (thread.c) */
         atomic_store(&t->thr.joining, 0);   /* (seq_cst: before any cell the handler appends, for the GC) */
+    if (t)   /* (its calls leave the path memo alone: event.h) */
+        t->thr.in_signal++;
     if (fn != (uintptr_t)SIG_DFL && fn != (uintptr_t)SIG_IGN) {
         if (flags & SA_SIGINFO)
             ((void (*)(int, siginfo_t *, void *))fn)(sig, si, uc);
         else
             ((void (*)(int))fn)(sig);
     }
+    if (t)
+        t->thr.in_signal--;
     if (in_runtime)
         t->ignore--;
 }
