@@ -260,10 +260,12 @@ void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos);
  * index at (the buffer grown as needed, capacity *cap, [0, at) kept);
  * returns how many refs it appended. */
 uint32_t gls_list_close(struct gls_list *l, struct gls_slot *s, struct gls_ref **buf, uint32_t *cap, uint32_t at);
-/* Copies shard k of chunk c's registry (entry refs, then granule refs) into
- * *buf (grown as needed, capacity *cap) without closing it; returns how many
- * (0 if c is not installed or is closed). Refs may be stale. */
-uint32_t gls_list_copy_shard(struct gls_list *l, uint64_t c, unsigned k, struct gls_ref **buf, uint32_t *cap);
+/* Copies entry refs [from, from + max) of shard k of chunk c's registry to
+ * out without closing it; returns how many (0 past the end, or if c is not
+ * installed or is closed). Refs may be stale, and a push that compacts the
+ * shard between two calls moves refs across the slices' bounds. */
+uint32_t gls_list_copy_shard_refs(struct gls_list *l, uint64_t c, unsigned k, uint32_t from, uint32_t max,
+                                  struct gls_ref *out);
 /* Frees the closed, fully written chunk c (the oldest). */
 void gls_list_free_chunk(struct gls_list *l, struct gls_slot *s, uint64_t c);
 /* Around fork (prepare; parent and child): every lock of the list. */

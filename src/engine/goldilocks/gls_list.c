@@ -432,7 +432,8 @@ uint32_t gls_list_close(struct gls_list *l, struct gls_slot *s, struct gls_ref *
     return total;
 }
 
-uint32_t gls_list_copy_shard(struct gls_list *l, uint64_t c, unsigned k, struct gls_ref **buf, uint32_t *cap) {
+uint32_t gls_list_copy_shard_refs(struct gls_list *l, uint64_t c, unsigned k, uint32_t from, uint32_t max,
+                                  struct gls_ref *out) {
     struct gls_slot *s = gls_list_peek(l, c);
     if (!s)
         return 0;
@@ -440,15 +441,9 @@ uint32_t gls_list_copy_shard(struct gls_list *l, uint64_t c, unsigned k, struct 
     goldi_spin_lock(&r->lock);
     uint32_t n = 0;
     if (atomic_load_explicit(&s->num, memory_order_acquire) == c + 1 &&
-        !atomic_load_explicit(&s->closed, memory_order_relaxed)) {
-        n = r->n_ref + r->n_gran;
-        if (n > *cap) {   /* (the allocator is the one lock taken under a shard's) */
-            goldi_free(*buf);
-            *cap = n * 2;
-            *buf = goldi_alloc(sizeof **buf * *cap);
-        }
-        reg_copy(r, *buf);
-    }
+        !atomic_load_explicit(&s->closed, memory_order_relaxed))
+        for (; n < max && from + n < r->n_ref; n++)
+            out[n] = r->ref[from + n];
     goldi_spin_unlock(&r->lock);
     return n;
 }
