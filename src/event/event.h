@@ -341,6 +341,10 @@ GOLDI_INLINE goldi_site_t goldi_origin_memo_site(struct goldi_thr *thr, uintptr_
         return m->site;
     return 0;
 }
+/* goldi_origin_memo_site for the slow paths: when the stack changed since
+ * its identity was last looked up, the identity is found (a call path
+ * seen before keeps its own) and the memo asked again. */
+goldi_site_t goldi_origin_memo_site_found(struct goldi_thr *thr, uintptr_t pc, uint8_t kind, uint32_t size);
 /* The origin goldi_event_origin returns for that access, from the memo's
  * site and the thread's cached lock set, else 0 (no site, a lock set not
  * interned since the locks changed, or one too big to compose). For engine

@@ -347,15 +347,19 @@ void goldi_thr_stack_resolve(struct goldi_thr *thr) {
     thr->stack_id = id;
 }
 
+goldi_site_t goldi_origin_memo_site_found(struct goldi_thr *thr, uintptr_t pc, uint8_t kind, uint32_t size) {
+    goldi_site_t site = goldi_origin_memo_site(thr, pc, kind, size);
+    if (site || thr->stack_id)
+        return site;
+    goldi_thr_stack_resolve(thr);
+    return goldi_origin_memo_site(thr, pc, kind, size);
+}
+
 /* The thread's memo (event.h) first: a loop body doing the same accesses at
  * the same stack interns its site once (lu's row update: a read and a write
  * per granule per phase), whatever locks it takes meanwhile. */
 goldi_origin_t goldi_event_origin(const struct goldi_event *ev) {
-    goldi_site_t site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
-    if (!site && !ev->thr->stack_id) {   /* (the stack changed: its identity may be known) */
-        goldi_thr_stack_resolve(ev->thr);
-        site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
-    }
+    goldi_site_t site = goldi_origin_memo_site_found(ev->thr, ev->pc, ev->kind, ev->size);
     if (!site) {
         site = goldi_event_site_interned(ev);
         goldi_event_site_memo_put(ev, site);

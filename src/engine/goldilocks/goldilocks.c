@@ -3306,11 +3306,7 @@ static goldi_site_t orc_site(struct gls_thr *ts, const struct goldi_event *ev);
 /* The memo's site if it has one (its lock set was stale: the thread's
  * locks changed), else the site cache's; then the thread's lock set. */
 static GOLDI_NOINLINE goldi_origin_t origin_slow(struct gls_thr *ts, const struct goldi_event *ev) {
-    goldi_site_t site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
-    if (!site && !ev->thr->stack_id) {   /* (the stack changed: its identity may be known) */
-        goldi_thr_stack_resolve(ev->thr);
-        site = goldi_origin_memo_site(ev->thr, ev->pc, ev->kind, ev->size);
-    }
+    goldi_site_t site = goldi_origin_memo_site_found(ev->thr, ev->pc, ev->kind, ev->size);
     if (site) {
         tstat(ts, GLS_ST_ORC_HIT, 1);
     } else {

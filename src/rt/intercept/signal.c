@@ -35,10 +35,11 @@ static void wrapper(int sig, siginfo_t *si, void *uc) {
     bool in_runtime = t && t->in_rt;
     if (in_runtime)
         t->ignore++;
-    if (t)   /* a thread blocked in pthread_join runs code: not waiting only (thread.c) */
+    if (t) {
+        /* a thread blocked in pthread_join runs code: not waiting only (thread.c) */
         atomic_store(&t->thr.joining, 0);   /* (seq_cst: before any cell the handler appends, for the GC) */
-    if (t)   /* (its calls leave the path memo alone: event.h) */
-        t->thr.in_signal++;
+        t->thr.in_signal++;                 /* (its calls leave the path memo alone: event.h) */
+    }
     if (fn != (uintptr_t)SIG_DFL && fn != (uintptr_t)SIG_IGN) {
         if (flags & SA_SIGINFO)
             ((void (*)(int, siginfo_t *, void *))fn)(sig, si, uc);
