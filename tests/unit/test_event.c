@@ -279,8 +279,10 @@ CASE(stack_identities_follow_call_paths) {
     ev.pc = 0x800;
     goldi_origin_t o = goldi_event_origin(&ev);
     goldi_thr_stack_pop(&t);
+    EXPECT_EQ(t.stack_id, a);   /* (a return finds its frame's identity: no look-up) */
     EXPECT_EQ(goldi_thr_stack_key(&t), a);
     goldi_thr_stack_push(&t, 0x600);
+    EXPECT_EQ(t.stack_id, 0);
     EXPECT_EQ(goldi_thr_stack_key(&t), ab);
     EXPECT(goldi_origin_memo_site(&t, 0x800, GOLDI_EV_WRITE, 8) != 0);   /* kept across the calls */
     EXPECT_EQ(goldi_event_origin(&ev), o);
