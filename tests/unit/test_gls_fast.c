@@ -217,6 +217,71 @@ CASE(goldilocks_fast_halves_epoch_by_epoch) {
     }
 }
 
+/* Solo runs: one thread's accesses of 1 and 2 bytes to a granule, one
+ * per epoch (xz reads its input 1, 2 and 4 bytes at a time from every
+ * offset), make several entries of that thread alone, which the granule
+ * keeps in its own words, up to six (no pool entry). T1 does so on granules
+ * x and y; an access a run holds is kept without the lock. In a fifth
+ * epoch T1 writes three single bytes of x (seven entries: x goes to the
+ * pool), and reads two bytes of y again and writes two single ones (six
+ * entries: y stays a run). T2, ordered after the fourth epoch, then races
+ * exactly with the fifth epoch's accesses. The races at labels 20-26 go in
+ * at[]; live: through the shortcut, else as events. */
+enum { SOLO_LABELS = 7 };
+static void solo_runs(bool live, int at[SOLO_LABELS]) {
+    void (*a)(int, enum goldi_event_kind, struct goldi_thr *, void *, uint32_t) = live ? acc_live : acc;
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
+    char *x = var(8), *y = var(8);
+    fork_(1, T0, T1); fork_(2, T0, T2);
+    uint64_t live0 = stat_of("goldilocks.entries_live");
+    for (int e = 0; e < 4; e++) {   /* bytes 0-1 read, 2-3 read, 4-5 written, 6-7 read: an epoch each */
+        enum goldi_event_kind k = e == 2 ? GOLDI_EV_WRITE : GOLDI_EV_READ;
+        a(3 + e, k, T1, x + 2 * e, 2);
+        a(3 + e, k, T1, y + 2 * e, 2);
+        if (e < 3) {
+            acq(7, T1, L); rel(7, T1, L);
+        }
+    }
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), live0);   /* (no pool entry) */
+    uint64_t kept = stat_of("goldilocks.records_kept_lockfree");
+    a(6, GOLDI_EV_READ, T1, y + 6, 2);
+    a(5, GOLDI_EV_WRITE, T1, y + 4, 2);
+    if (live)
+        EXPECT_EQ(stat_of("goldilocks.records_kept_lockfree"), kept + 1);   /* (the write is of the third epoch) */
+    acq(8, T1, L); rel(8, T1, L);
+    acq(9, T2, L); rel(9, T2, L);
+    a(10, GOLDI_EV_WRITE, T1, x, 1);
+    a(11, GOLDI_EV_WRITE, T1, x + 2, 1);
+    a(12, GOLDI_EV_WRITE, T1, x + 6, 1);
+    a(13, GOLDI_EV_READ, T1, y + 2, 2);
+    a(14, GOLDI_EV_WRITE, T1, y, 1);
+    a(15, GOLDI_EV_WRITE, T1, y + 7, 1);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), live0 + 7);   /* (x's; y still a run) */
+    EXPECT_EQ(gls_log.n, 0);
+    a(20, GOLDI_EV_WRITE, T2, x + 1, 1);   /* T1's read of the first epoch: ordered */
+    a(21, GOLDI_EV_READ, T2, x, 1);        /* T1's write of the fifth */
+    a(22, GOLDI_EV_WRITE, T2, y + 3, 1);   /* T1's read of the fifth */
+    a(23, GOLDI_EV_WRITE, T2, y + 6, 1);   /* T1's read of the fourth: ordered */
+    a(24, GOLDI_EV_READ, T2, y + 4, 1);    /* T1's write of the third: ordered */
+    a(25, GOLDI_EV_READ, T2, y + 7, 1);    /* T1's write of the fifth */
+    a(26, GOLDI_EV_WRITE, T2, y + 1, 1);   /* T1's read of the first: ordered */
+    for (int l = 0; l < SOLO_LABELS; l++)
+        at[l] = races_at(&gls_log, 20 + l);
+    end();
+}
+
+CASE(goldilocks_fast_solo_runs) {
+    int live[SOLO_LABELS], ev[SOLO_LABELS];
+    solo_runs(true, live);
+    solo_runs(false, ev);
+    for (int l = 0; l < SOLO_LABELS; l++) {
+        EXPECT_EQ(live[l], l == 1 || l == 2 || l == 5);
+        EXPECT_EQ(ev[l], l == 1 || l == 2 || l == 5);
+    }
+}
+
 int main(int argc, char **argv) {
     eh_verbose = argc > 1;
     gls_sink = eh_start(&goldi_engine_goldilocks, &gls_log);
@@ -224,5 +289,6 @@ int main(int argc, char **argv) {
     RUN(goldilocks_fast_pairs_under_lease);
     RUN(goldilocks_fast_pairs_epoch_by_epoch);
     RUN(goldilocks_fast_halves_epoch_by_epoch);
+    RUN(goldilocks_fast_solo_runs);
     return harness_summary();
 }

@@ -1585,11 +1585,34 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
  *   w[3 + i]  = pos | owner << 48 of reader i
  * pack_read decodes it into the same entries, so every rule is unchanged;
  * the paths that read cells in place (pack_inplace, pack_kept_fast) take
- * it as its own case. */
+ * it as its own case.
+ *
+ * One thread's accesses of different sizes, offsets and epochs to one
+ * granule (xz's input buffer, read 1, 2 and 4 bytes at a time from every
+ * offset; its match finder's tree, whose 4-byte halves are read and written
+ * in different epochs) make four or more entries of that thread alone,
+ * each with bytes of its own: nearly all of xz's expansions to the pool
+ * were four to six such entries without an alock. When the entries are at
+ * most SOLO_CELLS, all of one owner and without an alock, the granule holds
+ * them as a solo run instead, each pos as its distance from the start of
+ * the granule's registry chunk (no later than its oldest pos, so never
+ * negative), the owner in w[0]:
+ *   w[0]      = PACK | SOLO | BUSY? | (registry chunk + 1) << 8 | owner << 48
+ *   cell i    = (pos - chunk start) | mask << 23 | kind << 31, in w[1 + i / 2]
+ *   origin i  = in w[4 + i / 2]                (cell or origin i: bits 32 (i % 2) on)
+ * Cells are in order and end at the first with mask 0. A distance of 2^23
+ * cells or more is no solo run. pack_read decodes it as it does the
+ * others; pack_kept_fast takes it as its own case (solo_kept_fast),
+ * pack_inplace leaves it to the general rule. */
 #define GRAN_PACK ((uintptr_t)8)
 #define GRAN_BUSY ((uintptr_t)4)
 #define PACK_RUN ((uintptr_t)64)
-#define PACK_RUN_W ((uintptr_t)128)
+#define PACK_RUN_W ((uintptr_t)128)      /* (with RUN) */
+#define PACK_SOLO ((uintptr_t)128)       /* (without RUN) */
+#define SOLO_CELLS 6
+#define SOLO_DELTA_BITS 23
+#define PACK_REG_BITS 40                 /* (a packed granule's pos < 2^48: its chunk + 1 fits) */
+#define SOLO_OWNER_SHIFT 48
 #define PACK_RUN_MAX 4                   /* readers in a run */
 #define PACK_CELLS 3
 #define PACK_MAX (2 * PACK_CELLS)        /* entries in full packed granule */
@@ -1600,7 +1623,8 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
 #define PACK_DELTA_LIMIT (INT64_C(1) << 21)
 
 GOLDI_INLINE bool pack_is(uintptr_t w0) { return (w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK)) == GRAN_PACK; }
-GOLDI_INLINE uint64_t pack_reg(uintptr_t w0) { return w0 >> 8; }
+GOLDI_INLINE uint64_t pack_reg(uintptr_t w0) { return w0 >> 8 & ((UINT64_C(1) << PACK_REG_BITS) - 1); }
+GOLDI_INLINE bool pack_solo(uintptr_t w0) { return (w0 & (PACK_RUN | PACK_SOLO)) == PACK_SOLO; }
 
 /* Can c be (part of) a cell? (fields in range) */
 static bool pack_fits(const struct gls_cent *c) {
@@ -1653,10 +1677,36 @@ static GOLDI_NOINLINE uint32_t run_read(goldi_shadow_word_t *w, uintptr_t w0, st
     return n;
 }
 
+/* A solo run's cell i as stored (32 bits), its pos (base: its chunk's start). */
+GOLDI_INLINE uint32_t solo_cell(goldi_shadow_word_t *w, uint32_t i) {
+    return (uint32_t)(atomic_load_explicit(&w[1 + i / 2], memory_order_relaxed) >> (32 * (i % 2)));
+}
+GOLDI_INLINE uint64_t solo_base(uintptr_t w0) { return (pack_reg(w0) - 1) << GLS_CHUNK_BITS; }
+GOLDI_INLINE uint64_t solo_pos(uint64_t base, uint32_t cell) {
+    return base + (cell & ((UINT32_C(1) << SOLO_DELTA_BITS) - 1));
+}
+GOLDI_INLINE uint8_t solo_mask(uint32_t cell) { return (uint8_t)(cell >> SOLO_DELTA_BITS); }
+
+/* A solo run's entries. */
+static GOLDI_NOINLINE uint32_t solo_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent *c) {
+    uint64_t base = solo_base(w0);
+    uint32_t n = 0;
+    for (uint32_t cell; n < SOLO_CELLS && solo_mask(cell = solo_cell(w, n)); n++)
+        c[n] = (struct gls_cent){
+            .pos = solo_pos(base, cell),
+            .origin = (goldi_origin_t)(atomic_load_explicit(&w[4 + n / 2], memory_order_relaxed) >> (32 * (n % 2))),
+            .owner = (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT),
+            .kind = (uint8_t)(cell >> 31),
+            .mask = solo_mask(cell) };
+    return n;
+}
+
 /* The cells' entries c[0..n) (c has room for PACK_MAX). */
 static uint32_t pack_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent *c) {
     if (w0 & PACK_RUN)
         return run_read(w, w0, c);
+    if (pack_solo(w0))
+        return solo_read(w, w0, c);
     uint32_t cells = (uint32_t)(w0 >> 4) & 3, n = 0;
     for (uint32_t i = 0; i < cells; i++) {
         uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
@@ -1717,10 +1767,34 @@ static GOLDI_NOINLINE bool run_store(goldi_shadow_word_t *w, const struct gls_ce
     return true;
 }
 
+/* Stores entries c[0..n) (each pack_fits) as a solo run registered in
+ * chunk reg - 1, w[0] last, if they are one (the comment above PACK_SOLO);
+ * false (nothing written) if not. Caller holds the granule lock. */
+static GOLDI_NOINLINE bool solo_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
+    if (n > SOLO_CELLS || !reg || reg >> PACK_REG_BITS)
+        return false;
+    uint64_t base = (reg - 1) << GLS_CHUNK_BITS, cells[SOLO_CELLS / 2] = { 0 }, origins[SOLO_CELLS / 2] = { 0 };
+    for (uint32_t i = 0; i < n; i++) {
+        if (c[i].owner != c[0].owner || c[i].al.id || c[i].al.mode || c[i].al.rw || !c[i].mask ||
+            c[i].pos < base || (c[i].pos - base) >> SOLO_DELTA_BITS)
+            return false;
+        uint32_t cell = (uint32_t)(c[i].pos - base) | (uint32_t)c[i].mask << SOLO_DELTA_BITS | (uint32_t)c[i].kind << 31;
+        cells[i / 2] |= (uint64_t)cell << (32 * (i % 2));
+        origins[i / 2] |= (uint64_t)c[i].origin << (32 * (i % 2));
+    }
+    for (uint32_t i = 0; i < SOLO_CELLS / 2; i++) {
+        atomic_store_explicit(&w[1 + i], cells[i], memory_order_relaxed);
+        atomic_store_explicit(&w[4 + i], origins[i], memory_order_relaxed);
+    }
+    atomic_store_explicit(&w[0], GRAN_PACK | PACK_SOLO | (uintptr_t)reg << 8 | (uintptr_t)c[0].owner << SOLO_OWNER_SHIFT,
+                          memory_order_release);
+    return true;
+}
+
 /* Stores entries c[0..n) (each pack_fits) as cells registered in chunk
- * reg - 1, w[0] last (clearing BUSY), if they fit in PACK_CELLS cells or a
- * readers' run; false (nothing written) if not. Caller holds the granule
- * lock. */
+ * reg - 1, w[0] last (clearing BUSY), if they fit in PACK_CELLS cells, a
+ * solo run or a readers' run; false (nothing written) if not. Caller holds
+ * the granule lock. */
 static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
     uint64_t cw[2 * PACK_CELLS] = { 0 };
     uint32_t used = 0, cells = 0;   /* bit i: c[i] went into a DUAL cell with an earlier one */
@@ -1728,7 +1802,7 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_
         if (used >> i & 1)
             continue;
         if (cells == PACK_CELLS)
-            return run_store(w, c, n, reg);
+            return solo_store(w, c, n, reg) || run_store(w, c, n, reg);
         /* Pairs are looked for only when the entries do not fit one per
          * cell: the two encodings stand for the same entries. */
         uint32_t j = n <= PACK_CELLS ? n : i + 1;
@@ -3118,7 +3192,7 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     uint64_t epoch = ts->epoch_pos;
     goldi_tid_t t = thr->tid;
-    if (!pack_is(w0) || (w0 & PACK_RUN) || (epoch >> GLS_CHUNK_BITS) + 1 < pack_reg(w0) ||
+    if (!pack_is(w0) || (w0 & (PACK_RUN | PACK_SOLO)) || (epoch >> GLS_CHUNK_BITS) + 1 < pack_reg(w0) ||
         epoch >> PACK_POS_BITS || t >= PACK_OWNER_LIMIT)
         return false;
     uint8_t kind = write ? GLS_W : GLS_R;
@@ -3763,6 +3837,35 @@ static GOLDI_NOINLINE bool run_kept_fast(struct gls_thr *ts, const struct goldi_
     return alock_unchanged(thr, 0, 0, 0);
 }
 
+/* pack_kept_fast for a solo run of t (v1: the version read before w0):
+ * t's cell of the kind covers the bytes and is from t's epoch, and (a
+ * write) no other cell is on them. The cells have no alock: kept if t
+ * would pick none now. */
+static GOLDI_NOINLINE bool solo_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w,
+                                          uint64_t v1, uintptr_t w0, uint8_t piece, bool write) {
+    if ((goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT) != thr->tid)
+        return false;
+    uint32_t a[SOLO_CELLS];
+    for (uint32_t i = 0; i < SOLO_CELLS; i++)
+        a[i] = solo_cell(w, i);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) != v1)
+        return false;
+    int mine = -1;
+    for (uint32_t i = 0; i < SOLO_CELLS && solo_mask(a[i]); i++) {
+        uint8_t mask = solo_mask(a[i]);
+        if (!(mask & piece))
+            continue;
+        if (mine < 0 && (a[i] >> 31) == (write ? GLS_W : GLS_R) && (mask & piece) == piece) {
+            mine = (int)i;
+            continue;
+        }
+        if (write)
+            return false;   /* a write would drop it: a change */
+    }
+    return mine >= 0 && solo_pos(solo_base(w0), a[mine]) >= ts->epoch_pos && alock_unchanged(thr, 0, 0, 0);
+}
+
 /* kept_fast for a packed granule: the cells are read as numbers under the
  * granule's version (a consistent copy or none), and the same rule decides:
  * t's cell of the access's kind covers the bytes, is from t's epoch, has the
@@ -3775,6 +3878,8 @@ GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr
         return false;
     if (w0 & PACK_RUN)
         return run_kept_fast(ts, thr, w, v1, w0, write);
+    if (pack_solo(w0))
+        return solo_kept_fast(ts, thr, w, v1, w0, piece, write);
     /* Most packed granules an access finds hold no cell of the thread's
      * current epoch (radix's scatter: each pass writes other granules):
      * say so from the cells' first words alone. (An answer of false needs
