@@ -218,15 +218,16 @@ CASE(goldilocks_fast_halves_epoch_by_epoch) {
 }
 
 /* Solo runs: one thread's accesses of 1 and 2 bytes to a granule, one
- * per epoch (xz reads its input 1, 2 and 4 bytes at a time from every
+ * per epoch (xz reads its dictionary 1, 2 and 4 bytes at a time from every
  * offset), make several entries of that thread alone, which the granule
- * keeps in its own words, up to six (no pool entry). T1 does so on granules
- * x and y; an access a run holds is kept without the lock. In a fifth
- * epoch T1 writes three single bytes of x (seven entries: x goes to the
- * pool), and reads two bytes of y again and writes two single ones (six
- * entries: y stays a run). T2, ordered after the fourth epoch, then races
- * exactly with the fifth epoch's accesses. The races at labels 20-26 go in
- * at[]; live: through the shortcut, else as events. */
+ * keeps in its own words, up to eight (no pool entry). T1 does so on
+ * granules x and y; an access a run holds is kept without the lock. In a
+ * fifth epoch T1 reads each byte of x by a statement of its own (nine
+ * entries: x goes to the pool), and reads two bytes of y again and writes
+ * two single ones (six entries: y stays a run). T2, ordered after the
+ * fourth epoch, then races exactly with the fifth epoch's accesses. The
+ * races at labels 20-26 go in at[]; live: through the shortcut, else as
+ * events. */
 enum { SOLO_LABELS = 7 };
 static void solo_runs(bool live, int at[SOLO_LABELS]) {
     void (*a)(int, enum goldi_event_kind, struct goldi_thr *, void *, uint32_t) = live ? acc_live : acc;
@@ -252,16 +253,15 @@ static void solo_runs(bool live, int at[SOLO_LABELS]) {
         EXPECT_EQ(stat_of("goldilocks.records_kept_lockfree"), kept + 1);   /* (the write is of the third epoch) */
     acq(8, T1, L); rel(8, T1, L);
     acq(9, T2, L); rel(9, T2, L);
-    a(10, GOLDI_EV_WRITE, T1, x, 1);
-    a(11, GOLDI_EV_WRITE, T1, x + 2, 1);
-    a(12, GOLDI_EV_WRITE, T1, x + 6, 1);
+    for (int i = 0; i < 8; i++)
+        a(30 + i, GOLDI_EV_READ, T1, x + i, 1);
     a(13, GOLDI_EV_READ, T1, y + 2, 2);
     a(14, GOLDI_EV_WRITE, T1, y, 1);
     a(15, GOLDI_EV_WRITE, T1, y + 7, 1);
-    EXPECT_EQ(stat_of("goldilocks.entries_live"), live0 + 7);   /* (x's; y still a run) */
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), live0 + 9);   /* (x's; y still a run) */
     EXPECT_EQ(gls_log.n, 0);
-    a(20, GOLDI_EV_WRITE, T2, x + 1, 1);   /* T1's read of the first epoch: ordered */
-    a(21, GOLDI_EV_READ, T2, x, 1);        /* T1's write of the fifth */
+    a(20, GOLDI_EV_READ, T2, x + 4, 1);    /* T1's write of the third epoch: ordered */
+    a(21, GOLDI_EV_WRITE, T2, x, 1);       /* T1's read of the fifth */
     a(22, GOLDI_EV_WRITE, T2, y + 3, 1);   /* T1's read of the fifth */
     a(23, GOLDI_EV_WRITE, T2, y + 6, 1);   /* T1's read of the fourth: ordered */
     a(24, GOLDI_EV_READ, T2, y + 4, 1);    /* T1's write of the third: ordered */

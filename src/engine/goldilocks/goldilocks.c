@@ -1588,19 +1588,19 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
  * it as its own case.
  *
  * One thread's accesses of different sizes, offsets and epochs to one
- * granule (xz's input buffer, read 1, 2 and 4 bytes at a time from every
- * offset; its match finder's tree, whose 4-byte halves are read and written
- * in different epochs) make four or more entries of that thread alone,
- * each with bytes of its own: nearly all of xz's expansions to the pool
- * were four to six such entries without an alock. When the entries are at
- * most SOLO_CELLS, all of one owner and without an alock, the granule holds
- * them as a solo run instead, each pos as its distance from the start of
+ * granule (xz's dictionary, written once and then read 1, 2 and 4 bytes
+ * at a time from every offset; its range coder's 2-byte probabilities)
+ * make several entries of that thread alone, each with bytes of its own:
+ * a W and up to six R were nearly all of xz's expansions to the pool. When
+ * the entries are at most SOLO_CELLS, all of one owner, without an alock
+ * and with origins that hold no lock set (a site alone), the granule keeps
+ * them as a solo run instead: each pos as its distance from the start of
  * the granule's registry chunk (no later than its oldest pos, so never
- * negative), the owner in w[0]:
+ * negative), the owner in w[0], a cell 48 bits of w[1..6] taken as one
+ * 384-bit string:
  *   w[0]      = PACK | SOLO | BUSY? | (registry chunk + 1) << 8 | owner << 48
- *   cell i    = (pos - chunk start) | mask << 23 | kind << 31, in w[1 + i / 2]
- *   origin i  = in w[4 + i / 2]                (cell or origin i: bits 32 (i % 2) on)
- * Cells are in order and end at the first with mask 0. A distance of 2^23
+ *   cell i    = site | (pos - chunk start) << 19 | mask << 39 | kind << 47,  at bit 48 i
+ * Cells are in order and end at the first with mask 0. A distance of 2^20
  * cells or more is no solo run. pack_read decodes it as it does the
  * others; pack_kept_fast takes it as its own case (solo_kept_fast),
  * pack_inplace leaves it to the general rule. */
@@ -1609,13 +1609,14 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
 #define PACK_RUN ((uintptr_t)64)
 #define PACK_RUN_W ((uintptr_t)128)      /* (with RUN) */
 #define PACK_SOLO ((uintptr_t)128)       /* (without RUN) */
-#define SOLO_CELLS 6
-#define SOLO_DELTA_BITS 23
+#define SOLO_CELLS 8
+#define SOLO_WORDS 6                     /* w[1..6] */
+#define SOLO_DELTA_BITS 20
 #define PACK_REG_BITS 40                 /* (a packed granule's pos < 2^48: its chunk + 1 fits) */
 #define SOLO_OWNER_SHIFT 48
 #define PACK_RUN_MAX 4                   /* readers in a run */
 #define PACK_CELLS 3
-#define PACK_MAX (2 * PACK_CELLS)        /* entries in full packed granule */
+#define PACK_MAX SOLO_CELLS              /* entries in a full packed granule (a solo run's) */
 #define PACK_POS_BITS 48
 #define PACK_OWNER_LIMIT (UINT32_C(1) << 16)
 #define PACK_ALOCK_BITS 20
@@ -1677,26 +1678,35 @@ static GOLDI_NOINLINE uint32_t run_read(goldi_shadow_word_t *w, uintptr_t w0, st
     return n;
 }
 
-/* A solo run's cell i as stored (32 bits), its pos (base: its chunk's start). */
-GOLDI_INLINE uint32_t solo_cell(goldi_shadow_word_t *w, uint32_t i) {
-    return (uint32_t)(atomic_load_explicit(&w[1 + i / 2], memory_order_relaxed) >> (32 * (i % 2)));
+/* A solo run's words w[1..6], copied; its cell i (48 bits) from them. */
+GOLDI_INLINE void solo_words(goldi_shadow_word_t *w, uint64_t *a) {
+    for (unsigned k = 0; k < SOLO_WORDS; k++)
+        a[k] = atomic_load_explicit(&w[1 + k], memory_order_relaxed);
 }
+GOLDI_INLINE uint64_t solo_cell(const uint64_t *a, uint32_t i) {
+    unsigned bit = 48 * i, k = bit / 64, off = bit % 64;
+    uint64_t v = a[k] >> off;
+    if (off > 16)
+        v |= a[k + 1] << (64 - off);
+    return v & ((UINT64_C(1) << 48) - 1);
+}
+GOLDI_INLINE uint8_t solo_mask(uint64_t cell) { return (uint8_t)(cell >> 39); }
 GOLDI_INLINE uint64_t solo_base(uintptr_t w0) { return (pack_reg(w0) - 1) << GLS_CHUNK_BITS; }
-GOLDI_INLINE uint64_t solo_pos(uint64_t base, uint32_t cell) {
-    return base + (cell & ((UINT32_C(1) << SOLO_DELTA_BITS) - 1));
+GOLDI_INLINE uint64_t solo_pos(uint64_t base, uint64_t cell) {
+    return base + (cell >> GOLDI_ORIGIN_SITE_BITS & ((UINT64_C(1) << SOLO_DELTA_BITS) - 1));
 }
-GOLDI_INLINE uint8_t solo_mask(uint32_t cell) { return (uint8_t)(cell >> SOLO_DELTA_BITS); }
 
 /* A solo run's entries. */
 static GOLDI_NOINLINE uint32_t solo_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent *c) {
-    uint64_t base = solo_base(w0);
+    uint64_t a[SOLO_WORDS], base = solo_base(w0);
+    solo_words(w, a);
     uint32_t n = 0;
-    for (uint32_t cell; n < SOLO_CELLS && solo_mask(cell = solo_cell(w, n)); n++)
+    for (uint64_t cell; n < SOLO_CELLS && solo_mask(cell = solo_cell(a, n)); n++)
         c[n] = (struct gls_cent){
             .pos = solo_pos(base, cell),
-            .origin = (goldi_origin_t)(atomic_load_explicit(&w[4 + n / 2], memory_order_relaxed) >> (32 * (n % 2))),
+            .origin = GOLDI_ORIGIN_COMPOSED | (goldi_origin_t)(cell & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)),
             .owner = (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT),
-            .kind = (uint8_t)(cell >> 31),
+            .kind = (uint8_t)(cell >> 47),
             .mask = solo_mask(cell) };
     return n;
 }
@@ -1773,19 +1783,22 @@ static GOLDI_NOINLINE bool run_store(goldi_shadow_word_t *w, const struct gls_ce
 static GOLDI_NOINLINE bool solo_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
     if (n > SOLO_CELLS || !reg || reg >> PACK_REG_BITS)
         return false;
-    uint64_t base = (reg - 1) << GLS_CHUNK_BITS, cells[SOLO_CELLS / 2] = { 0 }, origins[SOLO_CELLS / 2] = { 0 };
+    uint64_t base = (reg - 1) << GLS_CHUNK_BITS, a[SOLO_WORDS] = { 0 };
     for (uint32_t i = 0; i < n; i++) {
         if (c[i].owner != c[0].owner || c[i].al.id || c[i].al.mode || c[i].al.rw || !c[i].mask ||
-            c[i].pos < base || (c[i].pos - base) >> SOLO_DELTA_BITS)
-            return false;
-        uint32_t cell = (uint32_t)(c[i].pos - base) | (uint32_t)c[i].mask << SOLO_DELTA_BITS | (uint32_t)c[i].kind << 31;
-        cells[i / 2] |= (uint64_t)cell << (32 * (i % 2));
-        origins[i / 2] |= (uint64_t)c[i].origin << (32 * (i % 2));
+            c[i].pos < base || (c[i].pos - base) >> SOLO_DELTA_BITS ||
+            c[i].origin >> GOLDI_ORIGIN_SITE_BITS != GOLDI_ORIGIN_COMPOSED >> GOLDI_ORIGIN_SITE_BITS)
+            return false;   /* (a lock set in the origin, or none composed) */
+        uint64_t cell = (c[i].origin & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)) |
+                        (c[i].pos - base) << GOLDI_ORIGIN_SITE_BITS | (uint64_t)c[i].mask << 39 |
+                        (uint64_t)c[i].kind << 47;
+        unsigned bit = 48 * i, k = bit / 64, off = bit % 64;
+        a[k] |= cell << off;
+        if (off > 16)
+            a[k + 1] |= cell >> (64 - off);
     }
-    for (uint32_t i = 0; i < SOLO_CELLS / 2; i++) {
-        atomic_store_explicit(&w[1 + i], cells[i], memory_order_relaxed);
-        atomic_store_explicit(&w[4 + i], origins[i], memory_order_relaxed);
-    }
+    for (unsigned k = 0; k < SOLO_WORDS; k++)
+        atomic_store_explicit(&w[1 + k], a[k], memory_order_relaxed);
     atomic_store_explicit(&w[0], GRAN_PACK | PACK_SOLO | (uintptr_t)reg << 8 | (uintptr_t)c[0].owner << SOLO_OWNER_SHIFT,
                           memory_order_release);
     return true;
@@ -3845,25 +3858,26 @@ static GOLDI_NOINLINE bool solo_kept_fast(struct gls_thr *ts, const struct goldi
                                           uint64_t v1, uintptr_t w0, uint8_t piece, bool write) {
     if ((goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT) != thr->tid)
         return false;
-    uint32_t a[SOLO_CELLS];
-    for (uint32_t i = 0; i < SOLO_CELLS; i++)
-        a[i] = solo_cell(w, i);
+    uint64_t a[SOLO_WORDS], mine = 0;
+    solo_words(w, a);
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) != v1)
         return false;
-    int mine = -1;
-    for (uint32_t i = 0; i < SOLO_CELLS && solo_mask(a[i]); i++) {
-        uint8_t mask = solo_mask(a[i]);
+    for (uint32_t i = 0; i < SOLO_CELLS; i++) {
+        uint64_t cell = solo_cell(a, i);
+        uint8_t mask = solo_mask(cell);
+        if (!mask)
+            break;
         if (!(mask & piece))
             continue;
-        if (mine < 0 && (a[i] >> 31) == (write ? GLS_W : GLS_R) && (mask & piece) == piece) {
-            mine = (int)i;
+        if (!mine && (cell >> 47) == (write ? GLS_W : GLS_R) && (mask & piece) == piece) {
+            mine = cell;
             continue;
         }
         if (write)
             return false;   /* a write would drop it: a change */
     }
-    return mine >= 0 && solo_pos(solo_base(w0), a[mine]) >= ts->epoch_pos && alock_unchanged(thr, 0, 0, 0);
+    return mine && solo_pos(solo_base(w0), mine) >= ts->epoch_pos && alock_unchanged(thr, 0, 0, 0);
 }
 
 /* kept_fast for a packed granule: the cells are read as numbers under the
