@@ -224,23 +224,32 @@ CASE(goldilocks_fast_halves_epoch_by_epoch) {
  * granules x and y; an access a run holds is kept without the lock. In a
  * fifth epoch T1 reads each byte of x by a statement of its own (nine
  * entries: x goes to the pool), and reads two bytes of y again and writes
- * two single ones (six entries: y stays a run). T2, ordered after the
+ * two single ones (six entries: y stays a run). z is made a run of six
+ * 1-byte reads and writes in the four epochs; in the fifth T1 reads byte
+ * 6 by the statement that read byte 3 in the fourth (a cell of its own:
+ * another epoch), reads byte 7 by the same (it joins that cell) and
+ * writes byte 1, each in place (solo_inplace). T2, ordered after the
  * fourth epoch, then races exactly with the fifth epoch's accesses. The
- * races at labels 20-26 go in at[]; live: through the shortcut, else as
+ * races at labels 20-29 go in at[]; live: through the shortcut, else as
  * events. */
-enum { SOLO_LABELS = 7 };
+enum { SOLO_LABELS = 10 };
 static void solo_runs(bool live, int at[SOLO_LABELS]) {
     void (*a)(int, enum goldi_event_kind, struct goldi_thr *, void *, uint32_t) = live ? acc_live : acc;
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
     struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
-    char *x = var(8), *y = var(8);
+    char *x = var(8), *y = var(8), *z = var(8);
     fork_(1, T0, T1); fork_(2, T0, T2);
     uint64_t live0 = stat_of("goldilocks.entries_live");
     for (int e = 0; e < 4; e++) {   /* bytes 0-1 read, 2-3 read, 4-5 written, 6-7 read: an epoch each */
         enum goldi_event_kind k = e == 2 ? GOLDI_EV_WRITE : GOLDI_EV_READ;
         a(3 + e, k, T1, x + 2 * e, 2);
         a(3 + e, k, T1, y + 2 * e, 2);
+        a(40 + e, k, T1, z + e, 1);   /* z: bytes 0-3 (byte 2 written), then 4 and 5 in the fourth */
+        if (e == 3) {
+            a(44, GOLDI_EV_READ, T1, z + 4, 1);
+            a(45, GOLDI_EV_READ, T1, z + 5, 1);
+        }
         if (e < 3) {
             acq(7, T1, L); rel(7, T1, L);
         }
@@ -258,6 +267,9 @@ static void solo_runs(bool live, int at[SOLO_LABELS]) {
     a(13, GOLDI_EV_READ, T1, y + 2, 2);
     a(14, GOLDI_EV_WRITE, T1, y, 1);
     a(15, GOLDI_EV_WRITE, T1, y + 7, 1);
+    a(43, GOLDI_EV_READ, T1, z + 6, 1);
+    a(43, GOLDI_EV_READ, T1, z + 7, 1);
+    a(46, GOLDI_EV_WRITE, T1, z + 1, 1);
     EXPECT_EQ(stat_of("goldilocks.entries_live"), live0 + 9);   /* (x's; y still a run) */
     EXPECT_EQ(gls_log.n, 0);
     a(20, GOLDI_EV_READ, T2, x + 4, 1);    /* T1's write of the third epoch: ordered */
@@ -267,6 +279,9 @@ static void solo_runs(bool live, int at[SOLO_LABELS]) {
     a(24, GOLDI_EV_READ, T2, y + 4, 1);    /* T1's write of the third: ordered */
     a(25, GOLDI_EV_READ, T2, y + 7, 1);    /* T1's write of the fifth */
     a(26, GOLDI_EV_WRITE, T2, y + 1, 1);   /* T1's read of the first: ordered */
+    a(27, GOLDI_EV_WRITE, T2, z + 6, 1);   /* T1's read of the fifth (not the fourth's cell) */
+    a(28, GOLDI_EV_WRITE, T2, z + 7, 1);   /* T1's read of the fifth, joined with it */
+    a(29, GOLDI_EV_READ, T2, z + 1, 1);    /* T1's write of the fifth */
     for (int l = 0; l < SOLO_LABELS; l++)
         at[l] = races_at(&gls_log, 20 + l);
     end();
@@ -277,8 +292,8 @@ CASE(goldilocks_fast_solo_runs) {
     solo_runs(true, live);
     solo_runs(false, ev);
     for (int l = 0; l < SOLO_LABELS; l++) {
-        EXPECT_EQ(live[l], l == 1 || l == 2 || l == 5);
-        EXPECT_EQ(ev[l], l == 1 || l == 2 || l == 5);
+        EXPECT_EQ(live[l], l == 1 || l == 2 || l == 5 || l >= 7);
+        EXPECT_EQ(ev[l], l == 1 || l == 2 || l == 5 || l >= 7);
     }
 }
 

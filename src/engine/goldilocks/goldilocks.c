@@ -1690,6 +1690,13 @@ GOLDI_INLINE uint64_t solo_cell(const uint64_t *a, uint32_t i) {
         v |= a[k + 1] << (64 - off);
     return v & ((UINT64_C(1) << 48) - 1);
 }
+/* Adds cell i to words a (zeroed where it goes). */
+GOLDI_INLINE void solo_put(uint64_t *a, uint32_t i, uint64_t cell) {
+    unsigned bit = 48 * i, k = bit / 64, off = bit % 64;
+    a[k] |= cell << off;
+    if (off > 16)
+        a[k + 1] |= cell >> (64 - off);
+}
 GOLDI_INLINE uint8_t solo_mask(uint64_t cell) { return (uint8_t)(cell >> 39); }
 GOLDI_INLINE uint64_t solo_base(uintptr_t w0) { return (pack_reg(w0) - 1) << GLS_CHUNK_BITS; }
 GOLDI_INLINE uint64_t solo_pos(uint64_t base, uint64_t cell) {
@@ -1789,13 +1796,10 @@ static GOLDI_NOINLINE bool solo_store(goldi_shadow_word_t *w, const struct gls_c
             c[i].pos < base || (c[i].pos - base) >> SOLO_DELTA_BITS ||
             c[i].origin >> GOLDI_ORIGIN_SITE_BITS != GOLDI_ORIGIN_COMPOSED >> GOLDI_ORIGIN_SITE_BITS)
             return false;   /* (a lock set in the origin, or none composed) */
-        uint64_t cell = (c[i].origin & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)) |
-                        (c[i].pos - base) << GOLDI_ORIGIN_SITE_BITS | (uint64_t)c[i].mask << 39 |
-                        (uint64_t)c[i].kind << 47;
-        unsigned bit = 48 * i, k = bit / 64, off = bit % 64;
-        a[k] |= cell << off;
-        if (off > 16)
-            a[k + 1] |= cell >> (64 - off);
+        solo_put(a, i,
+                 (c[i].origin & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)) |
+                     (c[i].pos - base) << GOLDI_ORIGIN_SITE_BITS | (uint64_t)c[i].mask << 39 |
+                     (uint64_t)c[i].kind << 47);
     }
     for (unsigned k = 0; k < SOLO_WORDS; k++)
         atomic_store_explicit(&w[1 + k], a[k], memory_order_relaxed);
@@ -3281,6 +3285,78 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     return true;
 }
 
+/* pack_inplace for a solo run of t, holding no lock: the general rule
+ * (pack_update) on t's own cells, rewritten in place, where the result is
+ * still a run (four cells or more). Nothing is checked (every entry is
+ * t's: the owner short-circuit), the bytes leave the cells the access
+ * supersedes (a write: all; a read: t's R), emptied cells go, the rest
+ * keep their order, and the bytes join t's cell of the kind with the
+ * access's history (site, t's epoch), or else a new cell that goes last.
+ * Anything else (kept, or its origin to replace: pack_update decides; an
+ * origin with a lock set; fewer than four cells or more than eight after;
+ * t's epoch too far from the registry chunk): false, nothing written.
+ * Caller holds the granule lock. */
+static bool solo_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
+                         bool write, uintptr_t pc, unsigned size) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    uint64_t epoch = ts->epoch_pos, base = solo_base(w0);
+    if (!pack_is(w0) || !pack_solo(w0) || (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT) != thr->tid || thr->n_held ||
+        epoch < base || (epoch - base) >> SOLO_DELTA_BITS)
+        return false;
+    goldi_origin_t origin = access_origin_at(ts, thr, pc, write, size);
+    if (origin >> GOLDI_ORIGIN_SITE_BITS != GOLDI_ORIGIN_COMPOSED >> GOLDI_ORIGIN_SITE_BITS)
+        return false;
+    uint64_t kind = write ? GLS_W : GLS_R, site = origin & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1);
+    uint64_t a[SOLO_WORDS], cell[SOLO_CELLS + 1];
+    solo_words(w, a);
+    uint32_t n = 0, checked = 0;
+    int mine = -1;
+    bool others = false;
+    for (; n < SOLO_CELLS && solo_mask(cell[n] = solo_cell(a, n)); n++) {
+        uint8_t m = solo_mask(cell[n]);
+        if (!(m & piece))
+            continue;
+        bool own = cell[n] >> 47 == kind;
+        checked += write || cell[n] >> 47 == GLS_W;
+        if (own && (m & piece) == piece && mine < 0)
+            mine = (int)n;
+        else if (write || own)
+            others = true;
+    }
+    if (mine >= 0 && !others && solo_pos(base, cell[mine]) >= epoch)
+        return false;
+    uint32_t k = 0;
+    const uint64_t mask_bits = UINT64_C(0xff) << 39;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t m = solo_mask(cell[i]);
+        if ((m & piece) && (write || cell[i] >> 47 == kind))
+            m &= (uint8_t)~piece;
+        if (m)
+            cell[k++] = (cell[i] & ~mask_bits) | m << 39;
+    }
+    uint32_t share = 0;   /* same history as a cell on other bytes: it takes these too */
+    while (share < k && !(cell[share] >> 47 == kind && (cell[share] & ((UINT64_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)) == site &&
+                          solo_pos(base, cell[share]) >= epoch))
+        share++;
+    bool shared = share < k;
+    if (shared)
+        cell[share] |= (uint64_t)piece << 39;
+    else
+        cell[k++] = site | (epoch - base) << GOLDI_ORIGIN_SITE_BITS | (uint64_t)piece << 39 | kind << 47;
+    if (k <= PACK_CELLS || k > SOLO_CELLS)
+        return false;   /* (the general rule stores it as cells, inline or in the pool) */
+    uint64_t out[SOLO_WORDS] = { 0 };
+    for (uint32_t i = 0; i < k; i++)
+        solo_put(out, i, cell[i]);
+    for (unsigned i = 0; i < SOLO_WORDS; i++)
+        atomic_store_explicit(&w[1 + i], out[i], memory_order_relaxed);
+    tstat(ts, GLS_ST_ACCESSES, 1);
+    tstat(ts, GLS_ST_OWNER_SC, checked);
+    tstat(ts, shared ? GLS_ST_SHARED : GLS_ST_RECORDED, 1);
+    tstat(ts, GLS_ST_PACK_UPDATE, 1);
+    return true;
+}
+
 /* piece_locked's case of a plain access by t to a granule of pool entries
  * (no overflow array) that the general rule (check_granule, then
  * update_granule and inl_contract) settles without a walk and records in
@@ -4021,7 +4097,8 @@ static GOLDI_NOINLINE void piece_locked_packed(struct gls_engine *g, struct gls_
                                                goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write,
                                                uintptr_t pc) {
     gran_lock(g, ts, w);
-    if (!pack_inplace(ts, thr, w, byte_mask(addr, addr + size), write, pc, size)) {
+    uint8_t piece = byte_mask(addr, addr + size);
+    if (!pack_inplace(ts, thr, w, piece, write, pc, size) && !solo_inplace(ts, thr, w, piece, write, pc, size)) {
         struct goldi_event ev = plain_event(thr, write, addr, size, pc);
         access_locked(g, ts, &ev, addr, size, w);
     }
