@@ -103,6 +103,11 @@ static void free_granule(void *ctx, uintptr_t base, goldi_shadow_word_t *w) {
 }
 
 static void dispatch_access(const struct goldi_event *ev) {
+    struct goldi_sink *fs = goldi_dispatch_fast_sink;
+    if (fs && fs->on_range_fast && (ev->kind == GOLDI_EV_READ || ev->kind == GOLDI_EV_WRITE)) {
+        fs->on_range_fast(fs->self, ev);
+        return;
+    }
     uintptr_t a = ev->addr, end = ev->addr + ev->size;
     if (end < a)
         end = UINTPTR_MAX;

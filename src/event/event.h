@@ -421,6 +421,11 @@ struct goldi_sink {
      * on_access would. Runs without the striped lock. May be NULL. */
     void (*on_access_fast)(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                            uintptr_t pc);
+    /* Optional, with on_access_fast: a plain READ/WRITE event of any size
+     * (a range: memcpy, read(2)), taken by the dispatcher instead of its
+     * pieces while this sink is the only one attached: handles every piece
+     * as on_access would, under locks of its own. May be NULL. */
+    void (*on_range_fast)(void *self, const struct goldi_event *ev);
     /* Optional, with on_access_fast: how many of thr's accesses so far the
      * sink found already recorded in their epoch, so that nothing changed
      * (repeats, which the runtime's granule filter answers when it is on).

@@ -4432,6 +4432,35 @@ ACCESS_COPY(access_pair_read, access_pair, false)
 ACCESS_COPY(access_pair_write, access_pair, true)
 #undef ACCESS_COPY
 
+/* The dispatcher's shortcut for a plain READ/WRITE event of any size
+ * (goldi_sink.on_range_fast): each piece lock-free where piece_lock_free
+ * takes it (the owner's inline record, a kept access), else under its
+ * granule lock as on_access takes it. The origin is found once, the
+ * event's (its site holds the range's size). zstd -T4 copies its input
+ * into its jobs' buffers and back out (memcpy): each granule of those took
+ * its lock with a CAS, a tenth of its time. */
+#define RANGE_AHEAD 8   /* granules whose shadow line a range starts to fetch ahead */
+static void gls_on_range_fast(void *self, const struct goldi_event *ev) {
+    struct gls_engine *g = self;
+    struct goldi_thr *thr = ev->thr;
+    struct gls_thr *ts = thr_state(g, thr);
+    bool write = ev->kind == GOLDI_EV_WRITE;
+    uintptr_t a = ev->addr, end = a + ev->size;
+    if (end < a)
+        end = UINTPTR_MAX;
+    goldi_origin_t o = 0;
+    goldi_shadow_word_t *w = NULL;
+    while (a < end) {
+        uintptr_t gend = goldi_granule_piece_end(a, end), base = a & ~(uintptr_t)(GOLDI_GRANULE - 1);
+        w = w && goldi_shadow_leaf_slot(base) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, base);
+        if (w && gend < end)   /* (the hardware's prefetchers stop at each 4 KiB of shadow) */
+            __builtin_prefetch(w + RANGE_AHEAD * GOLDI_GRANULE, 1);
+        if (!w || !piece_lock_free(ts, thr, w, a, (unsigned)(gend - a), write, ev->pc, ev->size, &o))
+            access_piece(g, ts, ev, a, (unsigned)(gend - a));
+        a = gend;
+    }
+}
+
 /* The runtime's shortcut for a plain access within two granules
  * (goldi_sink.on_access_fast, called only while this engine is the only
  * sink, so no other sink needs the event). Always handles the access. Only
@@ -5900,6 +5929,7 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     sink->own_granule_locks = true;
     sink->free_sparse = true;   /* (access_piece: a FREE of a granule without state is a no-op) */
     sink->on_access_fast = gls_on_access_fast;
+    sink->on_range_fast = gls_on_range_fast;
     sink->repeats = gls_repeats;
     sink->on_event = gls_on_event;
     sink->on_atomic = gls_on_atomic;
