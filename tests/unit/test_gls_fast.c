@@ -297,6 +297,57 @@ CASE(goldilocks_fast_solo_runs) {
     }
 }
 
+/* A mixed run: three threads' writes to bytes of their own in one granule
+ * and a read of the first thread's (zstd's job buffers: three W and an R
+ * were two thirds of its expansions) stay in the granule's words, and a
+ * thread's repeat of its write is kept without the lock. T4, ordered after
+ * none of them, races with each write and the read it overlaps; T5,
+ * ordered after T3's write, does not race with it. The races at labels
+ * 60-64 go in at[]; live: through the shortcut, else as events. */
+enum { MIXED_LABELS = 5 };
+static void mixed_run(bool live, int at[MIXED_LABELS]) {
+    void (*a)(int, enum goldi_event_kind, struct goldi_thr *, void *, uint32_t) = live ? acc_live : acc;
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T[6];
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
+    for (int i = 1; i <= 5; i++)
+        T[i] = thr_new();
+    for (int i = 1; i <= 5; i++)
+        fork_(1, T0, T[i]);
+    char *m = var(8);
+    uint64_t live0 = stat_of("goldilocks.entries_live");
+    a(50, GOLDI_EV_WRITE, T[1], m, 2);
+    a(51, GOLDI_EV_WRITE, T[2], m + 2, 2);
+    a(52, GOLDI_EV_WRITE, T[3], m + 4, 2);
+    a(53, GOLDI_EV_READ, T[1], m + 6, 2);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), live0);   /* (no pool entry) */
+    uint64_t kept = stat_of("goldilocks.records_kept_lockfree");
+    a(51, GOLDI_EV_WRITE, T[2], m + 2, 2);
+    if (live)
+        EXPECT_EQ(stat_of("goldilocks.records_kept_lockfree"), kept + 1);
+    acq(54, T[3], L); rel(54, T[3], L);
+    acq(55, T[5], L); rel(55, T[5], L);
+    EXPECT_EQ(gls_log.n, 0);
+    a(60, GOLDI_EV_WRITE, T[4], m + 3, 1);   /* T2's write */
+    a(61, GOLDI_EV_READ, T[4], m + 6, 1);    /* T1's read: none */
+    a(62, GOLDI_EV_WRITE, T[4], m + 7, 1);   /* T1's read */
+    a(63, GOLDI_EV_READ, T[4], m, 1);        /* T1's write */
+    a(64, GOLDI_EV_WRITE, T[5], m + 4, 1);   /* T3's write: ordered */
+    for (int l = 0; l < MIXED_LABELS; l++)
+        at[l] = races_at(&gls_log, 60 + l);
+    end();
+}
+
+CASE(goldilocks_fast_mixed_run) {
+    int live[MIXED_LABELS], ev[MIXED_LABELS];
+    mixed_run(true, live);
+    mixed_run(false, ev);
+    for (int l = 0; l < MIXED_LABELS; l++) {
+        EXPECT_EQ(live[l], l != 1 && l != 4);
+        EXPECT_EQ(ev[l], l != 1 && l != 4);
+    }
+}
+
 int main(int argc, char **argv) {
     eh_verbose = argc > 1;
     gls_sink = eh_start(&goldi_engine_goldilocks, &gls_log);
@@ -305,5 +356,6 @@ int main(int argc, char **argv) {
     RUN(goldilocks_fast_pairs_epoch_by_epoch);
     RUN(goldilocks_fast_halves_epoch_by_epoch);
     RUN(goldilocks_fast_solo_runs);
+    RUN(goldilocks_fast_mixed_run);
     return harness_summary();
 }

@@ -426,8 +426,10 @@ CASE(goldilocks_granule_sharing_and_splitting) {
 /* Packed granules: histories an inline record cannot hold (4-byte halves
  * with their own origins, a second thread) stay in the granule's words as
  * up to three cells, with the same verdicts and partners as entries; a
- * fourth cell moves them to the pool, a granule left to one thread folds
- * back inline, and the GC moves or expands cells like entries. */
+ * fourth cell makes them a mixed run (up to six entries, still in the
+ * words), a seventh entry moves them to the pool, a granule left to one
+ * thread folds back inline, and the GC moves or expands cells like
+ * entries. */
 CASE(goldilocks_packed_granules) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();
@@ -452,10 +454,14 @@ CASE(goldilocks_packed_granules) {
                                                      : gls_log.r[i].addr == (uintptr_t)y + 4 &&
                                                            gls_log.r[i].prev_pc == 0x1000 + 4);
     EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);   /* three cells: still packed */
-    rdn(24, T3, y + 2, 2);                          /* a fourth cell: the five entries go to the pool */
+    rdn(24, T3, y + 2, 2);                          /* a fourth cell: five entries, a mixed run */
     EXPECT_EQ(races_at(&gls_log, 24), 1);
+    EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
+    rdn(28, T1, y, 1); rdn(29, T1, y + 5, 1);       /* T1's reads of its own bytes: seven, to the pool */
+    EXPECT_EQ(races_at(&gls_log, 28) + races_at(&gls_log, 29), 0);
     EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0 + 1);
-    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 5);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 7);
     char *q = var(8);                               /* high half first: the DUAL difference is negative */
     wrn(25, T1, q + 4, 4); wrn(26, T1, q, 4);
     rdn(27, T2, q, 8);
@@ -496,8 +502,8 @@ CASE(goldilocks_packed_granules) {
 /* Readers' runs: a W and up to four R on the whole granule, the R from one
  * statement and no alock, stay in the granule's words (no pool entry)
  * where three cells do not hold them; the verdicts and partners are the
- * entries', as vc's. A fifth reader, or readers from two statements, go to
- * the pool as before. */
+ * entries', as vc's. A fifth reader, or readers from two statements, make
+ * a mixed run instead (no pool entry either). */
 CASE(goldilocks_readers_run) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T[5];
@@ -521,7 +527,8 @@ CASE(goldilocks_readers_run) {
     for (int i = 0; i < 4; i++)
         rd(14 + (i & 1), T[i], u);
     EXPECT_EQ(gls_log.n, 0);
-    EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0 + 2);
+    EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
     wr(20, T[4], x);   /* T[4] synchronised with no reader: a race with each */
     wr(21, T0, v);     /* after the forks, not the reads: the same */
     wr(22, T0, z);
@@ -1170,12 +1177,14 @@ CASE(goldilocks_any_compression) {
  * V0 waiting for V1, which waits for V2, is held by a set holding V2. */
 /* The ANY sweep (a pool grown past sweep_at, no GC): entries whose sets hold
  * every live thread go, the others stay. Runs first, while the pool is
- * empty, so the first batch alone (32 Ki entries) does not reach the first
- * sweep (SWEEP_MIN, 64 Ki entries) and the second (256 Ki) does. */
+ * empty, so the first batch alone (56 Ki entries) does not reach the first
+ * sweep (SWEEP_MIN, 64 Ki entries) and the second (448 Ki) does. */
 static void three_reads(int l, struct goldi_thr *const *r, char *a, int n) {
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < n; i++)
-            rd(l + k, r[k], a + 8 * i);               /* W + three R: more than a packed granule holds */
+        for (int i = 0; i < n; i++) {   /* W + six R: more than a packed granule or a mixed run holds */
+            rdn(l + k, r[k], a + 8 * i, 4);
+            rdn(l + 3 + k, r[k], a + 8 * i + 4, 4);
+        }
 }
 
 CASE(goldilocks_any_sweep) {
@@ -1203,18 +1212,18 @@ CASE(goldilocks_any_sweep) {
     EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0);
     three_reads(20, T, b, N2);                        /* the pool grows past 64 Ki entries */
     EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0);   /* (accesses do not sweep) */
-    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 4 * (N1 + N2));
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 7 * (N1 + N2));
     acq(30, T0, M);                                   /* the next sync event sweeps */
     EXPECT_EQ(stat_of("goldilocks.any_sweeps"), sw0 + 1);
     /* gone: a's W and reads, b's W (T0 forked every reader); b's reads stay */
-    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 3 * N2);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0 + 6 * N2);
     EXPECT_EQ(gls_log.n, 0);
     rel(31, T0, M);
     wr(32, T0, a + 8);                                /* ordered after everything on a: no race */
-    wr(33, T0, b + 8);                                /* races with the three reads of b */
+    wr(33, T0, b + 8);                                /* races with the six reads of b (two a reader) */
     EXPECT_EQ(races_at(&gls_log, 32), 0);
-    EXPECT_EQ(races_at(&gls_log, 33), 3);
-    EXPECT_EQ(races_at(&vc_log, 33), 3);
+    EXPECT_EQ(races_at(&gls_log, 33), 6);
+    EXPECT_EQ(races_at(&vc_log, 33), 6);
     end();
 }
 

@@ -1603,12 +1603,24 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
  * Cells are in order and end at the first with mask 0. A distance of 2^20
  * cells or more is no solo run. pack_read decodes it as it does the
  * others; pack_kept_fast takes it as its own case (solo_kept_fast),
- * pack_inplace leaves it to the general rule. */
+ * pack_inplace leaves it to the general rule.
+ *
+ * Entries of several threads on bytes of their own (zstd's job buffers:
+ * three threads' W and an R on one granule were two thirds of its
+ * expansions) make a mixed run when they are at most MIXED_CELLS, with the
+ * same conditions but the owner: a solo run's cell with its owner on top,
+ * a word each:
+ *   w[0]      = PACK | SOLO | MIXED | BUSY? | (registry chunk + 1) << 8
+ *   w[1 + i]  = site | (pos - chunk start) << 19 | mask << 39 | kind << 47 | owner << 48
+ * (pack_store tries a solo run, then a readers' run, then a mixed run;
+ * mixed_kept_fast is its lock-free kept test.) */
 #define GRAN_PACK ((uintptr_t)8)
 #define GRAN_BUSY ((uintptr_t)4)
 #define PACK_RUN ((uintptr_t)64)
 #define PACK_RUN_W ((uintptr_t)128)      /* (with RUN) */
 #define PACK_SOLO ((uintptr_t)128)       /* (without RUN) */
+#define PACK_MIXED ((uintptr_t)16)       /* (with SOLO) */
+#define MIXED_CELLS 6
 #define SOLO_CELLS 8
 #define SOLO_WORDS 6                     /* w[1..6] */
 #define SOLO_DELTA_BITS 20
@@ -1622,10 +1634,14 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
 #define PACK_ALOCK_BITS 20
 #define PACK_DUAL (UINT64_C(1) << 41)
 #define PACK_DELTA_LIMIT (INT64_C(1) << 21)
+_Static_assert(MIXED_CELLS == SOLO_WORDS, "a mixed run's cells are the words a solo run's string takes");
 
 GOLDI_INLINE bool pack_is(uintptr_t w0) { return (w0 & (GRAN_INL | GRAN_OVF | GRAN_PACK)) == GRAN_PACK; }
 GOLDI_INLINE uint64_t pack_reg(uintptr_t w0) { return w0 >> 8 & ((UINT64_C(1) << PACK_REG_BITS) - 1); }
-GOLDI_INLINE bool pack_solo(uintptr_t w0) { return (w0 & (PACK_RUN | PACK_SOLO)) == PACK_SOLO; }
+GOLDI_INLINE bool pack_solo(uintptr_t w0) { return (w0 & (PACK_RUN | PACK_SOLO | PACK_MIXED)) == PACK_SOLO; }
+GOLDI_INLINE bool pack_mixed(uintptr_t w0) {
+    return (w0 & (PACK_RUN | PACK_SOLO | PACK_MIXED)) == (PACK_SOLO | PACK_MIXED);
+}
 
 /* Can c be (part of) a cell? (fields in range) */
 static bool pack_fits(const struct gls_cent *c) {
@@ -1703,18 +1719,33 @@ GOLDI_INLINE uint64_t solo_pos(uint64_t base, uint64_t cell) {
     return base + (cell >> GOLDI_ORIGIN_SITE_BITS & ((UINT64_C(1) << SOLO_DELTA_BITS) - 1));
 }
 
+/* A solo run's cell (its low 48 bits) as its entry, of owner. */
+GOLDI_INLINE struct gls_cent solo_cent(uint64_t base, uint64_t cell, goldi_tid_t owner) {
+    return (struct gls_cent){
+        .pos = solo_pos(base, cell),
+        .origin = GOLDI_ORIGIN_COMPOSED | (goldi_origin_t)(cell & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)),
+        .owner = owner,
+        .kind = (uint8_t)(cell >> 47 & 1),
+        .mask = solo_mask(cell) };
+}
+
 /* A solo run's entries. */
 static GOLDI_NOINLINE uint32_t solo_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent *c) {
     uint64_t a[SOLO_WORDS], base = solo_base(w0);
     solo_words(w, a);
     uint32_t n = 0;
     for (uint64_t cell; n < SOLO_CELLS && solo_mask(cell = solo_cell(a, n)); n++)
-        c[n] = (struct gls_cent){
-            .pos = solo_pos(base, cell),
-            .origin = GOLDI_ORIGIN_COMPOSED | (goldi_origin_t)(cell & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)),
-            .owner = (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT),
-            .kind = (uint8_t)(cell >> 47),
-            .mask = solo_mask(cell) };
+        c[n] = solo_cent(base, cell, (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT));
+    return n;
+}
+
+/* A mixed run's entries. */
+static GOLDI_NOINLINE uint32_t mixed_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent *c) {
+    uint64_t base = solo_base(w0);
+    uint32_t n = 0;
+    for (uint64_t cell; n < MIXED_CELLS && solo_mask(cell = atomic_load_explicit(&w[1 + n], memory_order_relaxed));
+         n++)
+        c[n] = solo_cent(base, cell, (goldi_tid_t)(cell >> 48));
     return n;
 }
 
@@ -1724,6 +1755,8 @@ static uint32_t pack_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_cent 
         return run_read(w, w0, c);
     if (pack_solo(w0))
         return solo_read(w, w0, c);
+    if (pack_mixed(w0))
+        return mixed_read(w, w0, c);
     uint32_t cells = (uint32_t)(w0 >> 4) & 3, n = 0;
     for (uint32_t i = 0; i < cells; i++) {
         uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
@@ -1787,19 +1820,26 @@ static GOLDI_NOINLINE bool run_store(goldi_shadow_word_t *w, const struct gls_ce
 /* Stores entries c[0..n) (each pack_fits) as a solo run registered in
  * chunk reg - 1, w[0] last, if they are one (the comment above PACK_SOLO);
  * false (nothing written) if not. Caller holds the granule lock. */
+/* The 48-bit cell of entry e in a solo or mixed run whose registry chunk
+ * starts at base; 0 if e cannot be one (an alock, a lock set in the origin
+ * or none composed, a distance out of range). */
+GOLDI_INLINE uint64_t solo_cell_of(const struct gls_cent *e, uint64_t base) {
+    if (e->al.id || e->al.mode || e->al.rw || !e->mask || e->pos < base || (e->pos - base) >> SOLO_DELTA_BITS ||
+        e->origin >> GOLDI_ORIGIN_SITE_BITS != GOLDI_ORIGIN_COMPOSED >> GOLDI_ORIGIN_SITE_BITS)
+        return 0;
+    return (e->origin & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)) | (e->pos - base) << GOLDI_ORIGIN_SITE_BITS |
+           (uint64_t)e->mask << 39 | (uint64_t)e->kind << 47;
+}
+
 static GOLDI_NOINLINE bool solo_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
     if (n > SOLO_CELLS || !reg || reg >> PACK_REG_BITS)
         return false;
     uint64_t base = (reg - 1) << GLS_CHUNK_BITS, a[SOLO_WORDS] = { 0 };
     for (uint32_t i = 0; i < n; i++) {
-        if (c[i].owner != c[0].owner || c[i].al.id || c[i].al.mode || c[i].al.rw || !c[i].mask ||
-            c[i].pos < base || (c[i].pos - base) >> SOLO_DELTA_BITS ||
-            c[i].origin >> GOLDI_ORIGIN_SITE_BITS != GOLDI_ORIGIN_COMPOSED >> GOLDI_ORIGIN_SITE_BITS)
-            return false;   /* (a lock set in the origin, or none composed) */
-        solo_put(a, i,
-                 (c[i].origin & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)) |
-                     (c[i].pos - base) << GOLDI_ORIGIN_SITE_BITS | (uint64_t)c[i].mask << 39 |
-                     (uint64_t)c[i].kind << 47);
+        uint64_t cell = c[i].owner == c[0].owner ? solo_cell_of(&c[i], base) : 0;
+        if (!cell)
+            return false;
+        solo_put(a, i, cell);
     }
     for (unsigned k = 0; k < SOLO_WORDS; k++)
         atomic_store_explicit(&w[1 + k], a[k], memory_order_relaxed);
@@ -1808,10 +1848,26 @@ static GOLDI_NOINLINE bool solo_store(goldi_shadow_word_t *w, const struct gls_c
     return true;
 }
 
+/* The same as a mixed run (the comment above PACK_MIXED). */
+static GOLDI_NOINLINE bool mixed_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
+    if (n > MIXED_CELLS || !reg || reg >> PACK_REG_BITS)
+        return false;
+    uint64_t base = (reg - 1) << GLS_CHUNK_BITS, a[MIXED_CELLS] = { 0 };
+    for (uint32_t i = 0; i < n; i++)
+        if (!(a[i] = solo_cell_of(&c[i], base)))
+            return false;
+        else
+            a[i] |= (uint64_t)c[i].owner << 48;   /* (pack_fits: below 2^16) */
+    for (unsigned k = 0; k < MIXED_CELLS; k++)
+        atomic_store_explicit(&w[1 + k], a[k], memory_order_relaxed);
+    atomic_store_explicit(&w[0], GRAN_PACK | PACK_SOLO | PACK_MIXED | (uintptr_t)reg << 8, memory_order_release);
+    return true;
+}
+
 /* Stores entries c[0..n) (each pack_fits) as cells registered in chunk
  * reg - 1, w[0] last (clearing BUSY), if they fit in PACK_CELLS cells, a
- * solo run or a readers' run; false (nothing written) if not. Caller holds
- * the granule lock. */
+ * solo run, a readers' run or a mixed run; false (nothing written) if not.
+ * Caller holds the granule lock. */
 static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
     uint64_t cw[2 * PACK_CELLS] = { 0 };
     uint32_t used = 0, cells = 0;   /* bit i: c[i] went into a DUAL cell with an earlier one */
@@ -1819,7 +1875,7 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_
         if (used >> i & 1)
             continue;
         if (cells == PACK_CELLS)
-            return solo_store(w, c, n, reg) || run_store(w, c, n, reg);
+            return solo_store(w, c, n, reg) || run_store(w, c, n, reg) || mixed_store(w, c, n, reg);
         /* Pairs are looked for only when the entries do not fit one per
          * cell: the two encodings stand for the same entries. */
         uint32_t j = n <= PACK_CELLS ? n : i + 1;
@@ -3926,27 +3982,29 @@ static GOLDI_NOINLINE bool run_kept_fast(struct gls_thr *ts, const struct goldi_
     return alock_unchanged(thr, 0, 0, 0);
 }
 
-/* pack_kept_fast for a solo run of t (v1: the version read before w0):
+/* pack_kept_fast for a solo run of t, or a mixed run (v1: the version read before w0):
  * t's cell of the kind covers the bytes and is from t's epoch, and (a
  * write) no other cell is on them. The cells have no alock: kept if t
  * would pick none now. */
 static GOLDI_NOINLINE bool solo_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w,
                                           uint64_t v1, uintptr_t w0, uint8_t piece, bool write) {
-    if ((goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT) != thr->tid)
+    bool mixed = pack_mixed(w0);   /* (a mixed run: each cell its owner's, a word each) */
+    if (!mixed && (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT) != thr->tid)
         return false;
     uint64_t a[SOLO_WORDS], mine = 0;
     solo_words(w, a);
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) != v1)
         return false;
-    for (uint32_t i = 0; i < SOLO_CELLS; i++) {
-        uint64_t cell = solo_cell(a, i);
+    for (uint32_t i = 0; i < (mixed ? MIXED_CELLS : SOLO_CELLS); i++) {
+        uint64_t cell = mixed ? a[i] : solo_cell(a, i);
         uint8_t mask = solo_mask(cell);
         if (!mask)
             break;
         if (!(mask & piece))
             continue;
-        if (!mine && (cell >> 47) == (write ? GLS_W : GLS_R) && (mask & piece) == piece) {
+        if (!mine && (cell >> 47 & 1) == (write ? GLS_W : GLS_R) && (mask & piece) == piece &&
+            (!mixed || (goldi_tid_t)(cell >> 48) == thr->tid)) {
             mine = cell;
             continue;
         }
@@ -3968,7 +4026,7 @@ GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr
         return false;
     if (w0 & PACK_RUN)
         return run_kept_fast(ts, thr, w, v1, w0, write);
-    if (pack_solo(w0))
+    if (pack_solo(w0) || pack_mixed(w0))
         return solo_kept_fast(ts, thr, w, v1, w0, piece, write);
     /* Most packed granules an access finds hold no cell of the thread's
      * current epoch (radix's scatter: each pass writes other granules):
