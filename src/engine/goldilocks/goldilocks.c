@@ -1399,7 +1399,6 @@ static GOLDI_NOINLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr
     return r;
 }
 
-
 /* Is v (w[0] as loaded) thr's plain inline record, one inl_try takes for
  * an access of this kind? (A split record's W is another thread's:
  * inl_foreign; a half record: inl_try_any.) */
@@ -1613,7 +1612,7 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
  *   w[0]      = PACK | SOLO | MIXED | BUSY? | (registry chunk + 1) << 8
  *   w[1 + i]  = site | (pos - chunk start) << 19 | mask << 39 | kind << 47 | owner << 48
  * (pack_store tries a solo run, then a readers' run, then a mixed run;
- * mixed_kept_fast is its lock-free kept test.) */
+ * solo_kept_fast is the lock-free kept test of both.) */
 #define GRAN_PACK ((uintptr_t)8)
 #define GRAN_BUSY ((uintptr_t)4)
 #define PACK_RUN ((uintptr_t)64)
@@ -1817,9 +1816,6 @@ static GOLDI_NOINLINE bool run_store(goldi_shadow_word_t *w, const struct gls_ce
     return true;
 }
 
-/* Stores entries c[0..n) (each pack_fits) as a solo run registered in
- * chunk reg - 1, w[0] last, if they are one (the comment above PACK_SOLO);
- * false (nothing written) if not. Caller holds the granule lock. */
 /* The 48-bit cell of entry e in a solo or mixed run whose registry chunk
  * starts at base; 0 if e cannot be one (an alock, a lock set in the origin
  * or none composed, a distance out of range). */
@@ -1831,6 +1827,9 @@ GOLDI_INLINE uint64_t solo_cell_of(const struct gls_cent *e, uint64_t base) {
            (uint64_t)e->mask << 39 | (uint64_t)e->kind << 47;
 }
 
+/* Stores entries c[0..n) (each pack_fits) as a solo run registered in
+ * chunk reg - 1, w[0] last, if they are one (the comment above PACK_SOLO);
+ * false (nothing written) if not. Caller holds the granule lock. */
 static GOLDI_NOINLINE bool solo_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
     if (n > SOLO_CELLS || !reg || reg >> PACK_REG_BITS)
         return false;
@@ -1853,11 +1852,12 @@ static GOLDI_NOINLINE bool mixed_store(goldi_shadow_word_t *w, const struct gls_
     if (n > MIXED_CELLS || !reg || reg >> PACK_REG_BITS)
         return false;
     uint64_t base = (reg - 1) << GLS_CHUNK_BITS, a[MIXED_CELLS] = { 0 };
-    for (uint32_t i = 0; i < n; i++)
-        if (!(a[i] = solo_cell_of(&c[i], base)))
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t cell = solo_cell_of(&c[i], base);
+        if (!cell)
             return false;
-        else
-            a[i] |= (uint64_t)c[i].owner << 48;   /* (pack_fits: below 2^16) */
+        a[i] = cell | (uint64_t)c[i].owner << 48;   /* (pack_fits: below 2^16) */
+    }
     for (unsigned k = 0; k < MIXED_CELLS; k++)
         atomic_store_explicit(&w[1 + k], a[k], memory_order_relaxed);
     atomic_store_explicit(&w[0], GRAN_PACK | PACK_SOLO | PACK_MIXED | (uintptr_t)reg << 8, memory_order_release);
