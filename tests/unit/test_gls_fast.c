@@ -297,6 +297,86 @@ CASE(goldilocks_fast_solo_runs) {
     }
 }
 
+/* A solo run of two or three cells, updated in place by its owner: one
+ * thread's entries stay a run whatever their count, so its updates take
+ * solo_inplace instead of the general rule. T1 reads x's bytes 0-1 and
+ * 2-3 by two statements (two cells), then, in its next epoch, which T2 is
+ * not ordered after: writes bytes 4-7; reads 4-5 by the statement that
+ * read 2-3 (a cell of its own: another epoch); reads 2-3 again (its R there
+ * moves to the epoch); reads byte 1 (split off the first epoch's R), byte
+ * 0 by another statement (the first epoch's R goes), byte 5 by the
+ * statement that read byte 1 (it leaves R 4-5 and joins that cell), bytes
+ * 6-7, and writes byte 6 (the W on 4-7 and the R on 6-7 lose it). Each
+ * race T2 then finds must name exactly those statements. y: two cells whose write over both folds back into an
+ * inline record of T1, kept on its repeat. Labels 20-28: race counts in
+ * at[], their partners' labels in prev[] (those of the first race there);
+ * live: through the shortcut, else as events (the general rule). */
+enum { SMALL_LABELS = 9 };
+#define SMALL_PARTNER(label) (1u << ((label) - 10))   /* (labels 10-33) */
+static void solo_small(bool live, int at[SMALL_LABELS], unsigned prev[SMALL_LABELS]) {
+    void (*a)(int, enum goldi_event_kind, struct goldi_thr *, void *, uint32_t) = live ? acc_live : acc;
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
+    char *x = var(8), *y = var(8);
+    fork_(1, T0, T1); fork_(2, T0, T2);
+    a(10, GOLDI_EV_READ, T1, x, 2);
+    a(11, GOLDI_EV_READ, T1, x + 2, 2);
+    a(30, GOLDI_EV_READ, T1, y, 2);
+    a(31, GOLDI_EV_READ, T1, y + 2, 2);
+    acq(3, T1, L); rel(3, T1, L);
+    acq(4, T2, L); rel(4, T2, L);   /* T2: after T1's first epoch only */
+    uint64_t live0 = stat_of("goldilocks.entries_live"), contracted = stat_of("goldilocks.packed_contractions");
+    a(12, GOLDI_EV_WRITE, T1, x + 4, 4);
+    a(11, GOLDI_EV_READ, T1, x + 4, 2);
+    a(13, GOLDI_EV_READ, T1, x + 2, 2);
+    a(15, GOLDI_EV_READ, T1, x + 1, 1);
+    a(16, GOLDI_EV_READ, T1, x, 1);
+    a(15, GOLDI_EV_READ, T1, x + 5, 1);
+    a(18, GOLDI_EV_READ, T1, x + 6, 2);
+    a(19, GOLDI_EV_WRITE, T1, x + 6, 1);
+    a(32, GOLDI_EV_WRITE, T1, y, 4);
+    EXPECT_EQ(stat_of("goldilocks.packed_contractions"), contracted + 1);   /* (y) */
+    uint64_t kept = stat_of("goldilocks.records_kept");
+    a(33, GOLDI_EV_WRITE, T1, y, 4);
+    EXPECT_EQ(stat_of("goldilocks.records_kept"), kept + 1);
+    EXPECT_EQ(stat_of("goldilocks.entries_live"), live0);   /* (no pool entry) */
+    EXPECT_EQ(gls_log.n, 0);
+    a(20, GOLDI_EV_WRITE, T2, x, 1);       /* 16 */
+    a(21, GOLDI_EV_WRITE, T2, x + 1, 1);   /* 15 */
+    a(22, GOLDI_EV_WRITE, T2, x + 2, 1);   /* 13 */
+    a(23, GOLDI_EV_WRITE, T2, x + 4, 1);   /* 12, 11 */
+    a(24, GOLDI_EV_READ, T2, x + 5, 1);    /* 12 (T1's read of it, 15, is no partner of a read) */
+    a(25, GOLDI_EV_READ, T2, x + 6, 1);    /* 19 */
+    a(26, GOLDI_EV_READ, T2, x + 7, 1);    /* 12 */
+    a(27, GOLDI_EV_READ, T2, y + 1, 1);    /* 32 */
+    a(28, GOLDI_EV_READ, T2, y + 5, 1);    /* none */
+    for (int l = 0; l < SMALL_LABELS; l++) {
+        at[l] = races_at(&gls_log, 20 + l);
+        prev[l] = 0;
+        for (int i = 0; i < gls_log.n; i++)
+            if (gls_log.r[i].label == 20 + l)
+                prev[l] |= SMALL_PARTNER((int)(gls_log.r[i].prev_pc - 0x1000));
+    }
+    end();
+}
+
+CASE(goldilocks_fast_solo_small) {
+#define P SMALL_PARTNER
+    static const unsigned want[SMALL_LABELS] = { P(16), P(15), P(13), P(12) | P(11), P(12), P(19), P(12), P(32), 0 };
+#undef P
+    int live[SMALL_LABELS], ev[SMALL_LABELS];
+    unsigned live_prev[SMALL_LABELS], ev_prev[SMALL_LABELS];
+    solo_small(true, live, live_prev);
+    solo_small(false, ev, ev_prev);
+    for (int l = 0; l < SMALL_LABELS; l++) {
+        EXPECT_EQ(live[l], __builtin_popcount(want[l]));
+        EXPECT_EQ(ev[l], __builtin_popcount(want[l]));
+        EXPECT_EQ(live_prev[l], want[l]);
+        EXPECT_EQ(ev_prev[l], want[l]);
+    }
+}
+
 /* A mixed run: three threads' writes to bytes of their own in one granule
  * and a read of the first thread's (zstd's job buffers: three W and an R
  * were two thirds of its expansions) stay in the granule's words, and a
@@ -356,6 +436,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_fast_pairs_epoch_by_epoch);
     RUN(goldilocks_fast_halves_epoch_by_epoch);
     RUN(goldilocks_fast_solo_runs);
+    RUN(goldilocks_fast_solo_small);
     RUN(goldilocks_fast_mixed_run);
     return harness_summary();
 }

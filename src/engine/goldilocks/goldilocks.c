@@ -1600,9 +1600,11 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
  *   w[0]      = PACK | SOLO | BUSY? | (registry chunk + 1) << 8 | owner << 48
  *   cell i    = site | (pos - chunk start) << 19 | mask << 39 | kind << 47,  at bit 48 i
  * Cells are in order and end at the first with mask 0. A distance of 2^20
- * cells or more is no solo run. pack_read decodes it as it does the
- * others; pack_kept_fast takes it as its own case (solo_kept_fast),
- * pack_inplace leaves it to the general rule.
+ * cells or more is no solo run. Entries that are one are stored as one
+ * whatever their count, so the owner's updates stay in place
+ * (solo_inplace). pack_read decodes it as it does the others;
+ * pack_kept_fast takes it as its own case (solo_kept_fast), pack_inplace
+ * leaves it to the general rule.
  *
  * Entries of several threads on bytes of their own (zstd's job buffers:
  * three threads' W and an R on one granule were two thirds of its
@@ -1611,7 +1613,8 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
  * a word each:
  *   w[0]      = PACK | SOLO | MIXED | BUSY? | (registry chunk + 1) << 8
  *   w[1 + i]  = site | (pos - chunk start) << 19 | mask << 39 | kind << 47 | owner << 48
- * (pack_store tries a solo run, then a readers' run, then a mixed run;
+ * (pack_store tries a solo run, then three cells, then a readers' run,
+ * then a mixed run;
  * solo_kept_fast is the lock-free kept test of both.) */
 #define GRAN_PACK ((uintptr_t)8)
 #define GRAN_BUSY ((uintptr_t)4)
@@ -1864,18 +1867,20 @@ static GOLDI_NOINLINE bool mixed_store(goldi_shadow_word_t *w, const struct gls_
     return true;
 }
 
-/* Stores entries c[0..n) (each pack_fits) as cells registered in chunk
- * reg - 1, w[0] last (clearing BUSY), if they fit in PACK_CELLS cells, a
- * solo run, a readers' run or a mixed run; false (nothing written) if not.
- * Caller holds the granule lock. */
+/* Stores entries c[0..n) (each pack_fits) registered in chunk reg - 1,
+ * w[0] last (clearing BUSY), as a solo run if they are one, else as cells
+ * if they fit in PACK_CELLS, a readers' run or a mixed run; false (nothing
+ * written) if not. Caller holds the granule lock. */
 static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
+    if (solo_store(w, c, n, reg))
+        return true;   /* (one thread's entries stay a run whatever their count: solo_inplace) */
     uint64_t cw[2 * PACK_CELLS] = { 0 };
     uint32_t used = 0, cells = 0;   /* bit i: c[i] went into a DUAL cell with an earlier one */
     for (uint32_t i = 0; i < n; i++) {
         if (used >> i & 1)
             continue;
         if (cells == PACK_CELLS)
-            return solo_store(w, c, n, reg) || run_store(w, c, n, reg) || mixed_store(w, c, n, reg);
+            return run_store(w, c, n, reg) || mixed_store(w, c, n, reg);
         /* Pairs are looked for only when the entries do not fit one per
          * cell: the two encodings stand for the same entries. */
         uint32_t j = n <= PACK_CELLS ? n : i + 1;
@@ -3342,27 +3347,33 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
 }
 
 /* pack_inplace for a solo run of t, holding no lock: the general rule
- * (pack_update) on t's own cells, rewritten in place, where the result is
- * still a run (four cells or more). Nothing is checked (every entry is
- * t's: the owner short-circuit), the bytes leave the cells the access
- * supersedes (a write: all; a read: t's R), emptied cells go, the rest
- * keep their order, and the bytes join t's cell of the kind with the
- * access's history (site, t's epoch), or else a new cell that goes last.
- * Anything else (kept, or its origin to replace: pack_update decides; an
- * origin with a lock set; fewer than four cells or more than eight after;
- * t's epoch too far from the registry chunk): false, nothing written.
- * Caller holds the granule lock. */
+ * (pack_update) on t's own cells, rewritten in place. Nothing is checked
+ * (every entry is t's: the owner short-circuit), the bytes leave the
+ * cells the access supersedes (a write: all; a read: t's R), emptied cells
+ * go, the rest keep their order, and the bytes join t's cell of the kind
+ * with the access's history (site, t's epoch), or else a new cell that
+ * goes last. The result folds back into an inline record
+ * when one holds it (pack_contract), as the general rule's would, and is
+ * stored as a run again otherwise, whatever its count: a granule of one
+ * thread's entries then stays a run (xz's dictionary went between three
+ * cells and a run, by the general rule, on 13 M of its 2 MB input's
+ * accesses). Anything else (kept, or its origin to replace: pack_update
+ * decides; an origin with a lock set; more than eight cells after; t's
+ * epoch too far from the registry chunk): false, nothing written. Caller
+ * holds the granule lock. */
 static bool solo_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
                          bool write, uintptr_t pc, unsigned size) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
     uint64_t epoch = ts->epoch_pos, base = solo_base(w0);
-    if (!pack_is(w0) || !pack_solo(w0) || (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT) != thr->tid || thr->n_held ||
+    goldi_tid_t t = thr->tid;
+    if (!pack_is(w0) || !pack_solo(w0) || (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT) != t || thr->n_held ||
         epoch < base || (epoch - base) >> SOLO_DELTA_BITS)
         return false;
     goldi_origin_t origin = access_origin_at(ts, thr, pc, write, size);
     if (origin >> GOLDI_ORIGIN_SITE_BITS != GOLDI_ORIGIN_COMPOSED >> GOLDI_ORIGIN_SITE_BITS)
         return false;
-    uint64_t kind = write ? GLS_W : GLS_R, site = origin & ((UINT32_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1);
+    const uint64_t site_bits = (UINT64_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1, mask_bits = UINT64_C(0xff) << 39;
+    uint64_t kind = write ? GLS_W : GLS_R, site = origin & site_bits;
     uint64_t a[SOLO_WORDS], cell[SOLO_CELLS + 1];
     solo_words(w, a);
     uint32_t n = 0, checked = 0;
@@ -3380,9 +3391,8 @@ static bool solo_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
             others = true;
     }
     if (mine >= 0 && !others && solo_pos(base, cell[mine]) >= epoch)
-        return false;
+        return false;   /* (kept, or its origin to replace: pack_update decides) */
     uint32_t k = 0;
-    const uint64_t mask_bits = UINT64_C(0xff) << 39;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t m = solo_mask(cell[i]);
         if ((m & piece) && (write || cell[i] >> 47 == kind))
@@ -3391,24 +3401,32 @@ static bool solo_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
             cell[k++] = (cell[i] & ~mask_bits) | m << 39;
     }
     uint32_t share = 0;   /* same history as a cell on other bytes: it takes these too */
-    while (share < k && !(cell[share] >> 47 == kind && (cell[share] & ((UINT64_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1)) == site &&
+    while (share < k && !(cell[share] >> 47 == kind && (cell[share] & site_bits) == site &&
                           solo_pos(base, cell[share]) >= epoch))
         share++;
     bool shared = share < k;
+    if (k == SOLO_CELLS && !shared)
+        return false;   /* (a ninth: the general rule makes entries) */
+    tstat(ts, GLS_ST_ACCESSES, 1);
+    tstat(ts, GLS_ST_OWNER_SC, checked);
     if (shared)
         cell[share] |= (uint64_t)piece << 39;
     else
         cell[k++] = site | (epoch - base) << GOLDI_ORIGIN_SITE_BITS | (uint64_t)piece << 39 | kind << 47;
-    if (k <= PACK_CELLS || k > SOLO_CELLS)
-        return false;   /* (the general rule stores it as cells, inline or in the pool) */
+    tstat(ts, shared ? GLS_ST_SHARED : GLS_ST_RECORDED, 1);
+    if (k <= INL_CENTS) {
+        struct gls_access x = { .thr = thr, .ts = ts, .t = t, .origin = origin, .write = write };
+        struct gls_cent c[INL_CENTS];
+        for (uint32_t i = 0; i < k; i++)
+            c[i] = solo_cent(base, cell[i], t);
+        if (pack_contract(&x, w, c, k, pack_reg(w0), piece))
+            return true;
+    }
     uint64_t out[SOLO_WORDS] = { 0 };
     for (uint32_t i = 0; i < k; i++)
         solo_put(out, i, cell[i]);
     for (unsigned i = 0; i < SOLO_WORDS; i++)
         atomic_store_explicit(&w[1 + i], out[i], memory_order_relaxed);
-    tstat(ts, GLS_ST_ACCESSES, 1);
-    tstat(ts, GLS_ST_OWNER_SC, checked);
-    tstat(ts, shared ? GLS_ST_SHARED : GLS_ST_RECORDED, 1);
     tstat(ts, GLS_ST_PACK_UPDATE, 1);
     return true;
 }
