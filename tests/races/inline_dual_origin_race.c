@@ -3,7 +3,8 @@
 // pos but not one origin: two copies of one statement in an unrolled loop). Each access below
 // is its own function, so each has an origin of its own, and every report must name the
 // access on the racing half, not its neighbour's. In the frame of half_scenario.h (T's
-// accesses after its publication are unordered with U's):
+// accesses after its publication are unordered with U's; T's reads come in an epoch after its
+// writes', since a read its own W of the same epoch covers records nothing):
 //   own0: T writes low, high, reads low, high (W half, R dual); U writes high.
 //   own1: T writes low, high, reads low, publishes again, reads high (R half, W dual, made
 //         by the locked path's fold back); U writes high.
@@ -40,6 +41,7 @@ static void *t0(void *a) {
   publish(s);
   own0_write_low(&s->x);
   own0_write_high(&s->x);
+  atomic_store_explicit(&elsewhere, 10, memory_order_release);   /* (reads: an epoch of their own) */
   own0_read_low(&s->x);
   own0_read_high(&s->x);
   finished(s);
@@ -56,6 +58,7 @@ static void *t1(void *a) {
   publish(s);
   own1_write_low(&s->x);
   own1_write_high(&s->x);
+  atomic_store_explicit(&elsewhere, 11, memory_order_release);   /* (reads: an epoch of their own) */
   own1_read_low(&s->x);
   atomic_store_explicit(&elsewhere, 1, memory_order_release);
   own1_read_high(&s->x);
@@ -72,6 +75,7 @@ static void *t2(void *a) {
   struct scenario *s = a;
   own2_write_low(&s->x);
   own2_write_high(&s->x);
+  atomic_store_explicit(&elsewhere, 12, memory_order_release);   /* (reads: an epoch of their own) */
   own2_read_low(&s->x);
   publish(s);
   own2_read_high(&s->x);
@@ -90,6 +94,7 @@ static void *t3(void *a) {
   publish(s);
   own3_write_low(&s->x);
   own3_write_high(&s->x);
+  atomic_store_explicit(&elsewhere, 13, memory_order_release);   /* (reads: an epoch of their own) */
   own3_read_low(&s->x);
   own3_read_high(&s->x);
   own3_write_low_again(&s->x);
@@ -109,6 +114,7 @@ static void *t4(void *a) {
   publish(s);
   own4_write_low(&s->x);
   own4_write_high(&s->x);
+  atomic_store_explicit(&elsewhere, 14, memory_order_release);   /* (reads: an epoch of their own) */
   own4_read_low(&s->x);
   atomic_store_explicit(&elsewhere, 1, memory_order_release);
   own4_read_high(&s->x);
@@ -130,6 +136,7 @@ static void *t5(void *a) {
   publish(s);
   own5_write_low(&s->x);
   own5_write_high(&s->x);
+  atomic_store_explicit(&elsewhere, 15, memory_order_release);   /* (reads: an epoch of their own) */
   own5_read_low(&s->x);
   own5_read_high(&s->x);
   atomic_store_explicit(&elsewhere, 3, memory_order_release);

@@ -195,13 +195,15 @@ enum { SWEEP = 4096 };   /* granules: 32 KiB of memory, four blocks' worth of re
 CASE(goldilocks_lease_revoked_by_a_racing_write) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
     char *a = var(8 * SWEEP);
     fork_(1, T0, T1); fork_(2, T0, T2);
-    uint64_t taken = stat_of("goldilocks.leases_taken"), leased = stat_of("goldilocks.inline_leased_updates");
-    uint64_t revoked = stat_of("goldilocks.leases_revoked");
     for (int i = 0; i < SWEEP; i++)
         wr(3, T1, a + 8 * i);
-    for (int i = 0; i < SWEEP; i++)   /* (the same epoch: updates of the records, under the leases) */
+    acq(7, T1, L); rel(7, T1, L);   /* (reads in the write's epoch would record nothing: read_covered) */
+    uint64_t taken = stat_of("goldilocks.leases_taken"), leased = stat_of("goldilocks.inline_leased_updates");
+    uint64_t revoked = stat_of("goldilocks.leases_revoked");
+    for (int i = 0; i < SWEEP; i++)   /* (updates of the records, under the leases) */
         rd(4, T1, a + 8 * i);
     EXPECT(stat_of("goldilocks.leases_taken") > taken);
     EXPECT(stat_of("goldilocks.inline_leased_updates") > leased + SWEEP / 2);

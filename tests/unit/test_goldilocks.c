@@ -458,6 +458,7 @@ CASE(goldilocks_packed_granules) {
     EXPECT_EQ(races_at(&gls_log, 24), 1);
     EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0);
     EXPECT_EQ(stat_of("goldilocks.entries_live"), ent0);
+    acq(30, T1, M); rel(30, T1, M);                 /* (in the writes' epoch they would record nothing) */
     rdn(28, T1, y, 1); rdn(29, T1, y + 5, 1);       /* T1's reads of its own bytes: seven, to the pool */
     EXPECT_EQ(races_at(&gls_log, 28) + races_at(&gls_log, 29), 0);
     EXPECT_EQ(stat_of("goldilocks.packed_expansions"), ex0 + 1);

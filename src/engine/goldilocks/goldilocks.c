@@ -1273,11 +1273,18 @@ GOLDI_INLINE bool inl_hold(struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t
 
 /* inl_kept for t's half record (v: its w[0], without the bit): the bytes
  * carry an entry of this kind from t's epoch on each half the piece
- * touches (and a write finds no R to supersede). The fields are read
- * without the bit, as inl_kept's: the caller confirms w[0] afterwards. */
+ * touches (and a write finds no R to supersede), or, a read, t's W from
+ * t's epoch (a covered read: update_granule). The fields are read without
+ * the bit, as inl_kept's: the caller confirms w[0] afterwards. */
 GOLDI_INLINE bool inl_half_kept(const struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t v, uint8_t piece,
                                 bool write) {
     uint8_t mr = (uint8_t)(v >> 16), m = write ? (uint8_t)(v >> 8) : mr;
+    if (!write && !(v & GRAN_SPLIT) && ((uint8_t)(v >> 8) & piece) == piece) {
+        uint64_t wlo = atomic_load_explicit(&w[1], memory_order_relaxed);
+        uint64_t whi = (v & GRAN_HALF_R) ? wlo : atomic_load_explicit(&w[5], memory_order_relaxed);
+        if ((!(piece & HALF_LO) || wlo >= ts->epoch_pos) && (!(piece & HALF_HI) || whi >= ts->epoch_pos))
+            return true;
+    }
     if ((m & piece) != piece || (write && (mr & piece)))
         return false;
     uint64_t pos = ts->epoch_pos, own = atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed);
@@ -1408,11 +1415,15 @@ GOLDI_INLINE bool inl_takes(uintptr_t v, const struct goldi_thr *thr, bool write
 }
 
 /* Kept: the bytes `piece` already carry an entry of this kind from this
- * epoch with this alock (and a write finds no R to supersede), as the
- * fields read without the bit say: the caller confirms w[0] afterwards. */
+ * epoch with this alock (and a write finds no R to supersede), or, a read,
+ * t's W from this epoch (a covered read: update_granule), as the fields
+ * read without the bit say: the caller confirms w[0] afterwards. */
 GOLDI_INLINE bool inl_kept(const struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
                            uint8_t piece, bool write) {
     uint8_t mine = (uint8_t)(v >> (write ? 8 : 16)), reads = (uint8_t)(v >> 16);
+    if (!write && !(v & GRAN_SPLIT) && ((uint8_t)(v >> 8) & piece) == piece &&
+        atomic_load_explicit(&w[1], memory_order_relaxed) >= ts->epoch_pos)
+        return true;
     if ((mine & piece) != piece || (write && (reads & piece)) ||
         atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) != ts->epoch_pos)
         return false;
@@ -2605,9 +2616,28 @@ GOLDI_INLINE bool record_joins(const struct gls_access *x, const struct gls_entr
            atomic_load_explicit(&e->pos, memory_order_relaxed) >= x->ts->epoch_pos && alock_same(e, al);
 }
 
+/* A covered read: t's plain read of bytes that t's W entries from t's
+ * epoch cover records nothing. Its R would add nothing to what is checked:
+ * it has the W's thread and pos, so an access ordered after one is ordered
+ * after the other; every access its R is checked against (a write, plain
+ * or atomic) is checked against the W too, and finds the same first race
+ * of the byte, of kind WW or WR (ALGORITHMS.md section 3: the kind is WW
+ * when some earlier unordered write conflicts); and a write that drops the
+ * W drops the R. A node's field read and written in turn (xz's match
+ * finder, its binary tree's pairs) then costs no update after its first
+ * write. (No materialised set: the W stands for {t} at its pos.) */
+static bool read_covered(const struct gls_access *x, struct gls_entry *const *es, uint32_t n, uint8_t piece) {
+    uint8_t cov = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (es[i]->kind == GLS_W && es[i]->owner == x->t && !es[i]->mat &&
+            atomic_load_explicit(&es[i]->pos, memory_order_relaxed) >= x->ts->epoch_pos)
+            cov |= es[i]->mask;
+    return (cov & piece) == piece;
+}
+
 /* Records the access as the newest entry of its kind for the bytes of the
  * piece (2.3 read/write extension): owner := t, set := {t} (started at t's
- * epoch), alock re-picked. A plain write first drops every entry on those
+ * epoch), alock re-picked. A covered read records nothing (read_covered). A plain write first drops every entry on those
  * bytes, any other access t's own entry of its kind. es[0..n) may leave out
  * entries a plain read needs neither check nor change (gran_entries_for_read)
  * of the granule's `all`. */
@@ -2615,6 +2645,10 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
                            uint32_t n, uint32_t all) {
     enum gls_kind kind = x->atomic ? (x->write ? GLS_AW : GLS_AR) : (x->write ? GLS_W : GLS_R);
     struct gls_thr *ts = x->ts;
+    if (kind == GLS_R && read_covered(x, es, n, piece)) {
+        tstat(ts, GLS_ST_KEPT, 1);
+        return;
+    }
     bool others;
     struct gls_entry *mine = own_record(x, kind, piece, es, n, &others);
     struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, x->thr);
@@ -3058,13 +3092,26 @@ static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr
     return true;
 }
 
-/* update_granule's rule (own_record, record_kept, read_subsumes,
+/* The bytes t's W entries of c[0..n) from t's epoch (pos >= epoch) cover. */
+GOLDI_INLINE uint8_t cents_w_cover(const struct gls_cent *c, uint32_t n, goldi_tid_t t, uint64_t epoch) {
+    uint8_t cov = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (c[i].kind == GLS_W && c[i].owner == t && c[i].pos >= epoch)
+            cov |= c[i].mask;
+    return cov;
+}
+
+/* update_granule's rule (read_covered, own_record, record_kept, read_subsumes,
  * record_joins) on the cells c[0..n) for t's plain access (a new entry
  * gets pos `pos`); returns the new count, which may be n + 1 (c has room
  * for it). */
 static uint32_t pack_update(struct gls_access *x, struct gls_cent *c, uint32_t n, uint8_t piece, uint64_t pos) {
     enum gls_kind kind = x->write ? GLS_W : GLS_R;
     uint64_t epoch = x->ts->epoch_pos;
+    if (kind == GLS_R && (cents_w_cover(c, n, x->t, epoch) & piece) == piece) {   /* (read_covered) */
+        tstat(x->ts, GLS_ST_KEPT, 1);
+        return n;
+    }
     int mine = -1;
     bool others = false;
     for (uint32_t i = 0; i < n; i++) {
@@ -3280,6 +3327,7 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     uint32_t own_at[PACK_CELLS];       /* (their index in cw) */
     uint64_t old_al = 0;               /* alock id of t's cell the rule calls mine */
     bool have_mine = false, foreign = false;
+    uint8_t covered = 0;   /* bytes of t's W cells from t's epoch (read_covered) */
     struct gls_settled st = { 0, 0, 0 };
     for (uint32_t i = 0; i < cells; i++) {
         uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
@@ -3288,6 +3336,8 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
             return false;
         struct gls_cent c = cell_cent(a, b, (uint8_t)(b >> 32), (goldi_origin_t)b);
         bool mine_kind = c.kind == kind && c.owner == t;
+        if (c.kind == GLS_W && c.owner == t && c.pos >= epoch)
+            covered |= c.mask;
         if (c.mask & piece) {
             if ((write || c.kind == GLS_W) && !entry_settled(&st, ts, thr, c.owner, c.al, c.pos))
                 return false;   /* (cents_settled's test) */
@@ -3310,6 +3360,12 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
         foreign |= c.owner != t && (write || c.kind == GLS_R);
         cw[2 * k] = a;
         cw[2 * k++ + 1] = b;
+    }
+    if (!write && (covered & piece) == piece) {   /* nothing written */
+        tstat(ts, GLS_ST_ACCESSES, 1);
+        settled_count(ts, &st);
+        tstat(ts, GLS_ST_KEPT, 1);
+        return true;
     }
     struct gls_alock al = alock_pick(old_al, thr);
     if (al.id >> PACK_ALOCK_BITS)
@@ -3379,16 +3435,25 @@ static bool solo_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     uint32_t n = 0, checked = 0;
     int mine = -1;
     bool others = false;
+    uint8_t covered = 0;   /* bytes of t's W cells from t's epoch (read_covered) */
     for (; n < SOLO_CELLS && solo_mask(cell[n] = solo_cell(a, n)); n++) {
         uint8_t m = solo_mask(cell[n]);
         if (!(m & piece))
             continue;
+        if (cell[n] >> 47 == GLS_W && solo_pos(base, cell[n]) >= epoch)
+            covered |= m;
         bool own = cell[n] >> 47 == kind;
         checked += write || cell[n] >> 47 == GLS_W;
         if (own && (m & piece) == piece && mine < 0)
             mine = (int)n;
         else if (write || own)
             others = true;
+    }
+    if (!write && (covered & piece) == piece) {
+        tstat(ts, GLS_ST_ACCESSES, 1);
+        tstat(ts, GLS_ST_OWNER_SC, checked);
+        tstat(ts, GLS_ST_KEPT, 1);
+        return true;
     }
     if (mine >= 0 && !others && solo_pos(base, cell[mine]) >= epoch)
         return false;   /* (kept, or its origin to replace: pack_update decides) */
@@ -3468,6 +3533,7 @@ static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct gol
     bool stays = false;              /* an entry stays that no inline record of t holds */
     unsigned n_keep = 0;             /* entries that stay besides t's record of the bytes */
     bool locked = false;             /* one of them has an alock */
+    uint8_t covered = 0;             /* bytes of t's W entries from t's epoch (read_covered) */
     uintptr_t wv[GRAN_SLOTS];
     unsigned live = 0;   /* slots in use (a granule's few entries: its loops visit only those) */
     for (unsigned i = 0; i < GRAN_SLOTS; i++) {
@@ -3480,6 +3546,8 @@ static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct gol
         struct gls_entry *e = slot_entry(v);
         enum gls_kind ek = (enum gls_kind)(v >> SLOT_PTR_BITS & 3);
         bool on = e->mask & piece;
+        if (ek == GLS_W && e->owner == t && !e->mat && atomic_load_explicit(&e->pos, memory_order_relaxed) >= ts->epoch_pos)
+            covered |= e->mask;
         if (ek == kind && e->owner == t && on) {
             if (mine || e->mask != piece)
                 return false;   /* (the rule's "others", or a split of t's entry) */
@@ -3507,6 +3575,12 @@ static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct gol
         stays |= e->owner != t || ek >= GLS_AW || e->mat;
         n_keep++;
         locked |= e->alock_id != 0;
+    }
+    if (!write && (covered & piece) == piece) {
+        tstat(ts, GLS_ST_ACCESSES, 1);
+        settled_count(ts, &st);
+        tstat(ts, GLS_ST_KEPT, 1);
+        return true;
     }
     uint64_t epoch = ts->epoch_pos;
     struct gls_alock al = alock_pick(mine ? mine->alock_id : 0, thr);
@@ -3915,15 +3989,18 @@ static void access_locked(struct gls_engine *g, struct gls_thr *ts, const struct
  * all (a write drops them); for a read, no atomic write on them (a plain
  * write would have dropped t's R, an atomic one does not). That is exactly
  * update_granule's "kept" case after a check that finds nothing new (the
- * first origin of the epoch stays, as for inline records). The granule's
+ * first origin of the epoch stays, as for inline records). A read is kept,
+ * too, where t's own W entries from t's epoch cover its bytes and no
+ * atomic write is on them (read_covered). The granule's
  * version (word 7) brackets the look: any change under the lock meanwhile
  * sends the access the ordinary way. Entries are type-stable, so a stale
  * pointer is safe to read. */
 /* Must kept_fast load the entry behind a slot with this tag? A write is
  * checked against every entry; a read only against its own R and atomic
- * writes (a plain W on its bytes would have dropped its R). */
+ * writes (a plain W on its bytes would have dropped its R), and its own W
+ * (which may cover it). */
 GOLDI_INLINE bool kept_looks_at(uintptr_t tag, uintptr_t own, bool write) {
-    return write || tag == own || (tag & 3) == GLS_AW;
+    return write || tag == own || (tag & 3) == GLS_AW || tag == (own & ~(uintptr_t)3) + GLS_W;
 }
 
 GOLDI_INLINE bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
@@ -3935,6 +4012,7 @@ GOLDI_INLINE bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, gol
     struct gls_entry *mine = NULL;
     enum gls_kind want = write ? GLS_W : GLS_R;
     uintptr_t own = slot_tag(want, thr->tid);
+    uint8_t covered = 0;   /* a read: bytes of t's W entries from t's epoch (read_covered) */
     /* The words are entry pointers only if no writer changed the granule
      * since v1 (an inline record or packed cells taking their place hold
      * numbers, not addresses): check before following any of them. */
@@ -3969,23 +4047,35 @@ GOLDI_INLINE bool kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, gol
         }
         if (write || kind == GLS_AW)
             return false;
+        if (kind == GLS_W && RELAXED(e->owner) == thr->tid && !RELAXED(e->mat) &&
+            atomic_load_explicit(&e->pos, memory_order_relaxed) >= ts->epoch_pos)
+            covered |= mask;
     }
-    if (!mine || RELAXED(mine->mat) || atomic_load_explicit(&mine->pos, memory_order_relaxed) < ts->epoch_pos)
-        return false;
-    if (!alock_unchanged(thr, RELAXED(mine->alock_id), RELAXED(mine->alock_mode), RELAXED(mine->alock_rw)))
-        return false;
+    if ((covered & piece) != piece) {
+        if (!mine || RELAXED(mine->mat) || atomic_load_explicit(&mine->pos, memory_order_relaxed) < ts->epoch_pos)
+            return false;
+        if (!alock_unchanged(thr, RELAXED(mine->alock_id), RELAXED(mine->alock_mode), RELAXED(mine->alock_rw)))
+            return false;
+    }
     atomic_thread_fence(memory_order_acquire);
     return atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) == v1;
 }
 
 /* pack_kept_fast for a readers' run (v1: the version read before w0): a
  * read by a reader whose R is from its epoch (the R covers the granule and
- * has no alock: kept if t would pick none now). A write never is: the run
- * holds a reader, which a write drops. */
+ * has no alock: kept if t would pick none now), or by the W's thread in
+ * the W's epoch (read_covered). A write never is: the run holds a reader,
+ * which a write drops. */
 static GOLDI_NOINLINE bool run_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w,
                                          uint64_t v1, uintptr_t w0, bool write) {
     if (write)
         return false;
+    if (w0 & PACK_RUN_W) {
+        uint64_t a = atomic_load_explicit(&w[1], memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        if ((goldi_tid_t)(a >> PACK_POS_BITS) == thr->tid && (a & ((UINT64_C(1) << PACK_POS_BITS) - 1)) >= ts->epoch_pos)
+            return atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) == v1;
+    }
     uint32_t readers = ((uint32_t)(w0 >> 4) & 3) + 1;
     uint64_t mine = 0;
     for (uint32_t i = 0; i < readers; i++) {
@@ -4003,13 +4093,15 @@ static GOLDI_NOINLINE bool run_kept_fast(struct gls_thr *ts, const struct goldi_
 /* pack_kept_fast for a solo run of t, or a mixed run (v1: the version read before w0):
  * t's cell of the kind covers the bytes and is from t's epoch, and (a
  * write) no other cell is on them. The cells have no alock: kept if t
- * would pick none now. */
+ * would pick none now. A read is kept, too, where t's W cells from t's
+ * epoch cover it (read_covered). */
 static GOLDI_NOINLINE bool solo_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w,
                                           uint64_t v1, uintptr_t w0, uint8_t piece, bool write) {
     bool mixed = pack_mixed(w0);   /* (a mixed run: each cell its owner's, a word each) */
     if (!mixed && (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT) != thr->tid)
         return false;
-    uint64_t a[SOLO_WORDS], mine = 0;
+    uint64_t a[SOLO_WORDS], mine = 0, base = solo_base(w0);
+    uint8_t covered = 0;
     solo_words(w, a);
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&w[GRAN_VER], memory_order_relaxed) != v1)
@@ -4021,6 +4113,9 @@ static GOLDI_NOINLINE bool solo_kept_fast(struct gls_thr *ts, const struct goldi
             break;
         if (!(mask & piece))
             continue;
+        if (!write && (cell >> 47 & 1) == GLS_W && (!mixed || (goldi_tid_t)(cell >> 48) == thr->tid) &&
+            solo_pos(base, cell) >= ts->epoch_pos)
+            covered |= mask;
         if (!mine && (cell >> 47 & 1) == (write ? GLS_W : GLS_R) && (mask & piece) == piece &&
             (!mixed || (goldi_tid_t)(cell >> 48) == thr->tid)) {
             mine = cell;
@@ -4029,7 +4124,9 @@ static GOLDI_NOINLINE bool solo_kept_fast(struct gls_thr *ts, const struct goldi
         if (write)
             return false;   /* a write would drop it: a change */
     }
-    return mine && solo_pos(solo_base(w0), mine) >= ts->epoch_pos && alock_unchanged(thr, 0, 0, 0);
+    if (!write && (covered & piece) == piece)
+        return true;
+    return mine && solo_pos(base, mine) >= ts->epoch_pos && alock_unchanged(thr, 0, 0, 0);
 }
 
 /* kept_fast for a packed granule: the cells are read as numbers under the
@@ -4068,11 +4165,15 @@ GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr
         return false;
     uint64_t want = write ? GLS_W : GLS_R;
     int mine = -1;
+    uint8_t covered = 0;   /* a read: bytes of t's W cells from t's epoch (read_covered) */
     for (uint32_t i = 0; i < n; i++) {
         uint64_t a = cw[2 * i], b = cw[2 * i + 1];
         uint8_t mask = (uint8_t)(b >> 32);
         if (!(mask & piece))
             continue;
+        if (!write && (b >> 40 & 1) == GLS_W && (goldi_tid_t)(a >> PACK_POS_BITS) == thr->tid &&
+            (a & ((UINT64_C(1) << PACK_POS_BITS) - 1)) >= ts->epoch_pos)
+            covered |= mask;
         /* (a DUAL cell is two entries, one per half: it covers a piece
          * within one half, as update_granule's rule would find) */
         bool covers = (mask & piece) == piece &&
@@ -4084,6 +4185,8 @@ GOLDI_INLINE bool pack_kept_fast(struct gls_thr *ts, const struct goldi_thr *thr
         if (write)
             return false;   /* a write would drop it: a change */
     }
+    if (!write && (covered & piece) == piece)
+        return true;
     if (mine < 0 || (cw[2 * mine] & ((UINT64_C(1) << PACK_POS_BITS) - 1)) < ts->epoch_pos)
         return false;
     uint64_t b = cw[2 * mine + 1];
@@ -4395,9 +4498,11 @@ GOLDI_INLINE bool lean_takes(uintptr_t v, const struct goldi_thr *thr, bool writ
 
 /* inl_kept for a record lean_takes, the access the whole granule: the
  * kind's mask covers it (a write: and no R is left), its pos is the
- * epoch's, its alock word 0. */
+ * epoch's, its alock word 0; or a read covered by t's W of the epoch. */
 GOLDI_INLINE bool lean_kept(goldi_shadow_word_t *w, uintptr_t v, bool write, uint64_t pos) {
     uintptr_t mm = write ? 0xffff : 0xff;   /* (a write: W's mask 0xff and R's 0) */
+    if (!write && !(v & GRAN_SPLIT) && (uint8_t)(v >> 8) == 0xff && atomic_load_explicit(&w[1], memory_order_relaxed) == pos)
+        return true;
     return ((v >> (write ? 8 : 16)) & mm) == 0xff &&
            atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) == pos &&
            !atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
