@@ -189,6 +189,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--md", required=True)
+    ap.add_argument("--real", help="bench/real.sh's table (real.md), appended")
     a = ap.parse_args()
 
     with open(os.path.join(a.out, "runs.tsv")) as f:
@@ -447,6 +448,9 @@ def main():
     md.append("")
     md.append("![slowdown per workload and tool](results/slowdown.png)\n")
 
+    if a.real:
+        with open(a.real) as f:
+            md.append(f.read())
     with open(a.md, "w") as f:
         f.write("\n".join(md))
 

@@ -2,12 +2,17 @@
 # bench/run.sh: build every workload once per tool and time them side by side.
 #
 #   bash bench/run.sh [--quick] [--only NAME[,NAME..]] [--tools T[,T..]] [--runs N]
-#                     [--threads N] [--no-scaling] [--out DIR]
+#                     [--threads N] [--no-scaling] [--no-real] [--out DIR]
 #
 # Tools (columns): native, tsan-gcc, tsan-clang, goldi-gcc-goldilocks,
 # goldi-gcc-vc, goldi-clang-goldilocks, goldi-clang-vc, helgrind, drd.
 # The goldi columns need build/bin/goldi (or GOLDI=/path/to/goldi); without a
 # working goldi they are skipped and RESULTS.md says why.
+#
+# A full run (no --quick, --only or --tools) ends with the real programs of
+# bench/real.sh (xz and zstd from Debian's sources, RUNS rounds; a few
+# minutes, after the budgeted suite), whose table RESULTS.md then includes;
+# --no-real leaves them out.
 #
 # Problem sizes: natively each workload runs its default size. Instrumented
 # tools run a smaller problem (work / INSTR_DIV, default 4) and Valgrind a much
@@ -40,7 +45,7 @@ goldi_cc_of() { local x=${1#goldi-}; echo "${x%%-*}"; }       # goldi-clang-hybr
 goldi_engine_of() { local x=${1#goldi-}; echo "${x#*-}"; }    # goldi-clang-hybrid-short -> hybrid-short
 SCALE_WORKLOADS="sharedspot localspot multiset"
 
-quick=0 only="" tools_sel="" scaling=1 out="" runs_opt="" threads_opt=""
+quick=0 only="" tools_sel="" scaling=1 out="" runs_opt="" threads_opt="" real=1
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) quick=1 ;;
@@ -51,6 +56,7 @@ while [ $# -gt 0 ]; do
     --runs) runs_opt=${2:?}; shift ;;
     --threads) threads_opt=${2:?}; shift ;;
     --no-scaling) scaling=0 ;;
+    --no-real) real=0 ;;
     --out) out=${2:?}; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
@@ -431,7 +437,16 @@ META=$OUT/meta.env
 } >"$META"
 cp "$NOTES" "$OUT/skipped.tsv"
 
-python3 "$BENCH/report.py" --out "$OUT" --md "$RESULTS_MD"
+REAL_MD=""
+if [ $real = 1 ] && [ $quick = 0 ] && [ -z "$only" ] && [ -z "$tools_sel" ]; then
+    log "real programs: bench/real.sh --runs $RUNS"
+    if GOLDI=$GOLDI_BIN bash "$BENCH/real.sh" --out "$OUT" --runs "$RUNS" >/dev/null; then
+        REAL_MD=$OUT/real.md
+    else
+        log "bench/real.sh failed: RESULTS.md has no real programs"
+    fi
+fi
+python3 "$BENCH/report.py" --out "$OUT" --md "$RESULTS_MD" ${REAL_MD:+--real "$REAL_MD"}
 if have gnuplot; then
     ncols=$(sed -n 2p "$OUT/slowdown.dat" | wc -w)  # the header has spaces in names
     if [ "$ncols" -ge 2 ]; then

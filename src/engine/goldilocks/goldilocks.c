@@ -1279,10 +1279,11 @@ GOLDI_INLINE bool inl_hold(struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t
 GOLDI_INLINE bool inl_half_kept(const struct gls_thr *ts, goldi_shadow_word_t *w, uintptr_t v, uint8_t piece,
                                 bool write) {
     uint8_t mr = (uint8_t)(v >> 16), m = write ? (uint8_t)(v >> 8) : mr;
-    if (!write && !(v & GRAN_SPLIT) && ((uint8_t)(v >> 8) & piece) == piece) {
+    if (!write) {   /* (W's pos first: most reads fail there) */
         uint64_t wlo = atomic_load_explicit(&w[1], memory_order_relaxed);
         uint64_t whi = (v & GRAN_HALF_R) ? wlo : atomic_load_explicit(&w[5], memory_order_relaxed);
-        if ((!(piece & HALF_LO) || wlo >= ts->epoch_pos) && (!(piece & HALF_HI) || whi >= ts->epoch_pos))
+        if (GOLDI_UNLIKELY((!(piece & HALF_LO) || wlo >= ts->epoch_pos) && (!(piece & HALF_HI) || whi >= ts->epoch_pos)) &&
+            !(v & GRAN_SPLIT) && ((uint8_t)(v >> 8) & piece) == piece)
             return true;
     }
     if ((m & piece) != piece || (write && (mr & piece)))
@@ -1421,9 +1422,9 @@ GOLDI_INLINE bool inl_takes(uintptr_t v, const struct goldi_thr *thr, bool write
 GOLDI_INLINE bool inl_kept(const struct gls_thr *ts, const struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
                            uint8_t piece, bool write) {
     uint8_t mine = (uint8_t)(v >> (write ? 8 : 16)), reads = (uint8_t)(v >> 16);
-    if (!write && !(v & GRAN_SPLIT) && ((uint8_t)(v >> 8) & piece) == piece &&
-        atomic_load_explicit(&w[1], memory_order_relaxed) >= ts->epoch_pos)
-        return true;
+    if (!write && GOLDI_UNLIKELY(atomic_load_explicit(&w[1], memory_order_relaxed) >= ts->epoch_pos) &&
+        !(v & GRAN_SPLIT) && ((uint8_t)(v >> 8) & piece) == piece)
+        return true;   /* (W's pos first: most reads fail there, at one compare) */
     if ((mine & piece) != piece || (write && (reads & piece)) ||
         atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) != ts->epoch_pos)
         return false;
@@ -3546,8 +3547,6 @@ static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct gol
         struct gls_entry *e = slot_entry(v);
         enum gls_kind ek = (enum gls_kind)(v >> SLOT_PTR_BITS & 3);
         bool on = e->mask & piece;
-        if (ek == GLS_W && e->owner == t && !e->mat && atomic_load_explicit(&e->pos, memory_order_relaxed) >= ts->epoch_pos)
-            covered |= e->mask;
         if (ek == kind && e->owner == t && on) {
             if (mine || e->mask != piece)
                 return false;   /* (the rule's "others", or a split of t's entry) */
@@ -3562,6 +3561,8 @@ static bool entries_inplace(struct gls_engine *g, struct gls_thr *ts, struct gol
                     return false;   /* (a walk: the general rule) */
                 st.cached++;
             }
+            if (!write && ek == GLS_W && e->owner == t && !e->mat && pos >= ts->epoch_pos)
+                covered |= e->mask;
         }
         if (on && (write || (ek == GLS_R && read_subsumes(&x, e)))) {
             drop |= (uint8_t)(1u << i);
@@ -4501,8 +4502,9 @@ GOLDI_INLINE bool lean_takes(uintptr_t v, const struct goldi_thr *thr, bool writ
  * epoch's, its alock word 0; or a read covered by t's W of the epoch. */
 GOLDI_INLINE bool lean_kept(goldi_shadow_word_t *w, uintptr_t v, bool write, uint64_t pos) {
     uintptr_t mm = write ? 0xffff : 0xff;   /* (a write: W's mask 0xff and R's 0) */
-    if (!write && !(v & GRAN_SPLIT) && (uint8_t)(v >> 8) == 0xff && atomic_load_explicit(&w[1], memory_order_relaxed) == pos)
-        return true;
+    if (!write && GOLDI_UNLIKELY(atomic_load_explicit(&w[1], memory_order_relaxed) == pos) &&
+        (v & (GRAN_SPLIT | (uintptr_t)0xff << 8)) == (uintptr_t)0xff << 8)
+        return true;   /* (W's pos first: most reads fail there, at one compare) */
     return ((v >> (write ? 8 : 16)) & mm) == 0xff &&
            atomic_load_explicit(&w[write ? 1 : 2], memory_order_relaxed) == pos &&
            !atomic_load_explicit(&w[write ? 5 : 6], memory_order_relaxed);
