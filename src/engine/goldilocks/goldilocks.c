@@ -2638,10 +2638,11 @@ static bool read_covered(const struct gls_access *x, struct gls_entry *const *es
 
 /* Records the access as the newest entry of its kind for the bytes of the
  * piece (2.3 read/write extension): owner := t, set := {t} (started at t's
- * epoch), alock re-picked. A covered read records nothing (read_covered). A plain write first drops every entry on those
- * bytes, any other access t's own entry of its kind. es[0..n) may leave out
- * entries a plain read needs neither check nor change (gran_entries_for_read)
- * of the granule's `all`. */
+ * epoch), alock re-picked. A covered read records nothing (read_covered).
+ * A plain write first drops every entry on those bytes, any other access
+ * t's own entry of its kind. es[0..n) may leave out entries a plain read
+ * needs neither check nor change (gran_entries_for_read) of the granule's
+ * `all`. */
 static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece, struct gls_entry **es,
                            uint32_t n, uint32_t all) {
     enum gls_kind kind = x->atomic ? (x->write ? GLS_AW : GLS_AR) : (x->write ? GLS_W : GLS_R);
@@ -3409,12 +3410,12 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
  * cells the access supersedes (a write: all; a read: t's R), emptied cells
  * go, the rest keep their order, and the bytes join t's cell of the kind
  * with the access's history (site, t's epoch), or else a new cell that
- * goes last. The result folds back into an inline record
- * when one holds it (pack_contract), as the general rule's would, and is
- * stored as a run again otherwise, whatever its count: a granule of one
- * thread's entries then stays a run (xz's dictionary went between three
- * cells and a run, by the general rule, on 13 M of its 2 MB input's
- * accesses). Anything else (kept, or its origin to replace: pack_update
+ * goes last. The result folds back into an inline record when one holds
+ * it (pack_contract), as the general rule's would, and is stored as a run
+ * again otherwise, whatever its count: a granule of one thread's entries
+ * then stays a run (xz's dictionary went between three cells and a run, by
+ * the general rule, on 13 M of its 2 MB input's accesses). A read its W
+ * cells from t's epoch cover is kept (read_covered). Anything else (kept, or its origin to replace: pack_update
  * decides; an origin with a lock set; more than eight cells after; t's
  * epoch too far from the registry chunk): false, nothing written. Caller
  * holds the granule lock. */
