@@ -1628,8 +1628,7 @@ static void inl_clear(struct gls_engine *g, goldi_tid_t self, goldi_shadow_word_
  *   w[0]      = PACK | SOLO | MIXED | BUSY? | (registry chunk + 1) << 8
  *   w[1 + i]  = site | (pos - chunk start) << 19 | mask << 39 | kind << 47 | owner << 48
  * (pack_store tries a solo run, then three cells, then a readers' run,
- * then a mixed run;
- * solo_kept_fast is the lock-free kept test of both.) */
+ * then a mixed run; solo_kept_fast is the lock-free kept test of both.) */
 #define GRAN_PACK ((uintptr_t)8)
 #define GRAN_BUSY ((uintptr_t)4)
 #define PACK_RUN ((uintptr_t)64)
@@ -3426,10 +3425,11 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
  * again otherwise, whatever its count: a granule of one thread's entries
  * then stays a run (xz's dictionary went between three cells and a run, by
  * the general rule, on 13 M of its 2 MB input's accesses). A read its W
- * cells from t's epoch cover is kept (read_covered). Anything else (kept, or its origin to replace: pack_update
- * decides; an origin with a lock set; more than eight cells after; t's
- * epoch too far from the registry chunk): false, nothing written. Caller
- * holds the granule lock. */
+ * cells from t's epoch cover is kept (read_covered), before the access's
+ * origin is looked up. Anything else (kept, or its origin to replace:
+ * pack_update decides; an origin with a lock set; more than eight cells
+ * after; t's epoch too far from the registry chunk): false, nothing
+ * written. Caller holds the granule lock. */
 static bool solo_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
                          bool write, uintptr_t pc, unsigned size) {
     uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
@@ -3438,11 +3438,8 @@ static bool solo_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     if (!pack_is(w0) || !pack_solo(w0) || (goldi_tid_t)(w0 >> SOLO_OWNER_SHIFT) != t || thr->n_held ||
         epoch < base || (epoch - base) >> SOLO_DELTA_BITS)
         return false;
-    goldi_origin_t origin = access_origin_at(ts, thr, pc, write, size);
-    if (origin >> GOLDI_ORIGIN_SITE_BITS != GOLDI_ORIGIN_COMPOSED >> GOLDI_ORIGIN_SITE_BITS)
-        return false;
     const uint64_t site_bits = (UINT64_C(1) << GOLDI_ORIGIN_SITE_BITS) - 1, mask_bits = UINT64_C(0xff) << 39;
-    uint64_t kind = write ? GLS_W : GLS_R, site = origin & site_bits;
+    uint64_t kind = write ? GLS_W : GLS_R;
     uint64_t a[SOLO_WORDS], cell[SOLO_CELLS + 1];
     solo_words(w, a);
     uint32_t n = 0, checked = 0;
@@ -3471,6 +3468,10 @@ static bool solo_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
     }
     if (mine >= 0 && !others && solo_pos(base, cell[mine]) >= epoch)
         return false;   /* (kept, or its origin to replace: pack_update decides) */
+    goldi_origin_t origin = access_origin_at(ts, thr, pc, write, size);   /* (only now: a covered read needs none) */
+    if (origin >> GOLDI_ORIGIN_SITE_BITS != GOLDI_ORIGIN_COMPOSED >> GOLDI_ORIGIN_SITE_BITS)
+        return false;
+    uint64_t site = origin & site_bits;
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t m = solo_mask(cell[i]);
