@@ -12,17 +12,12 @@ import csv
 import statistics
 import sys
 
+from report import fnum, read_meta   # (bench/report.py, beside this file)
+
 NAMES = {"native": "native", "tsan-gcc": "TSan GCC", "tsan-clang": "TSan Clang",
          "goldi-gcc": "goldi GCC", "goldi-clang": "goldi Clang", "helgrind": "Helgrind", "drd": "DRD"}
 SLOW = ["tsan-gcc", "tsan-clang", "goldi-gcc", "goldi-clang"]
 VG = ["helgrind", "drd"]
-
-
-def fnum(s):
-    try:
-        return float(s)
-    except (TypeError, ValueError):
-        return None
 
 
 def finished(r):
@@ -38,11 +33,7 @@ def size_label(n):
 def main():
     csv_path, meta_path, notes_path = sys.argv[1:4]
     rows = list(csv.DictReader(open(csv_path)))
-    meta = {}
-    for line in open(meta_path):
-        if "=" in line:
-            k, v = line.rstrip("\n").split("=", 1)
-            meta[k] = v
+    meta = read_meta(meta_path)
     notes = [x.strip() for x in open(notes_path) if x.strip()]
 
     cases, runs = [], {}
