@@ -108,6 +108,10 @@ static void dispatch_access(const struct goldi_event *ev) {
         fs->on_range_fast(fs->self, ev);
         return;
     }
+    if (fs && fs->on_free_fast && ev->kind == GOLDI_EV_FREE) {
+        fs->on_free_fast(fs->self, ev);
+        return;
+    }
     uintptr_t a = ev->addr, end = ev->addr + ev->size;
     if (end < a)
         end = UINTPTR_MAX;

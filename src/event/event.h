@@ -426,6 +426,12 @@ struct goldi_sink {
      * pieces while this sink is the only one attached: handles every piece
      * as on_access would, under locks of its own. May be NULL. */
     void (*on_range_fast)(void *self, const struct goldi_event *ev);
+    /* Optional, with on_access_fast: a FREE event, taken by the dispatcher
+     * instead of its pieces while this sink is the only one attached:
+     * checks every piece as on_access would, under locks of its own, and
+     * may start the bytes' next lifetime in the same pass (what its
+     * on_event does for the FREE right after). May be NULL. */
+    void (*on_free_fast)(void *self, const struct goldi_event *ev);
     /* Optional, with on_access_fast: how many of thr's accesses so far the
      * sink found already recorded in their epoch, so that nothing changed
      * (repeats, which the runtime's granule filter answers when it is on).

@@ -87,6 +87,16 @@ static inline int races_at(const struct eh_log *l, int lab) {
     return n;
 }
 
+/* The labels of the partners of the races at lab, as bits from label low
+ * (partners' labels low to low + 31). */
+static inline unsigned partners_at(const struct eh_log *l, int lab, int low) {
+    unsigned bits = 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->r[i].label == lab)
+            bits |= 1u << ((int)(l->r[i].prev_pc - 0x1000) - low);
+    return bits;
+}
+
 /* Canonical kind of the races at lab (§3): true ('W') if some partner is a write. */
 static inline bool write_partner_at(const struct eh_log *l, int lab) {
     for (int i = 0; i < l->n; i++)
@@ -337,6 +347,44 @@ static inline void eh_example_A(void) {
     acq(13, T2, L1); acq(14, T2, L2); rd(15, T2, a); rd(16, T2, b); wr(17, T2, a); wr(18, T2, b);
     rel(19, T2, L1); rel(20, T2, L2);
     acq(21, T3, L2); rd(22, T3, b); rd(23, T3, o1); wr(24, T3, o1); rel(25, T3, L2);
+}
+
+/* F: a free of a block whose granules hold records of many forms, in
+ * whatever order the sink checks them. T1 writes the whole block (4 KiB
+ * and 3 bytes: 512 whole granules and a partial one) and a byte of granule
+ * 6 under M, then releases L; after that, unordered with T2, it writes
+ * granule 2 (label 31), the high half of granule 5 (33: a half record) and
+ * a byte of the partial granule (34). T3 acquires L after T1's release,
+ * releases it, writes a byte of granule 6 under M (before T2 takes M) and
+ * then reads granule 3 (32: T1's W is ordered before it, a split record of
+ * T3 whose R is not ordered before T2). T2 acquires L and M, writes
+ * granule 8 (its own record) and frees the block (40): exactly four
+ * races, with 31, 32, 33 and 34; every other granule is ordered before
+ * the free, T1's first epoch by one walk for hundreds of granules. Then T3,
+ * ordered with nothing since, writes the whole block again with no ALLOC
+ * (50): the free started the bytes afresh, so no race. Labels 10-50; the
+ * caller checks the logs (partners_at(l, 40, 10)), then calls end(). */
+#define EH_FREE_LEN 4096
+static inline void eh_example_free_forms(void) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new(), *T3 = thr_new();
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX), *M = sync_new(GOLDI_SYNC_MUTEX);
+    char *b = var(EH_FREE_LEN + 3);
+    fork_(1, T0, T1); fork_(2, T0, T2); fork_(3, T0, T3);
+    wrn(10, T1, b, EH_FREE_LEN + 3);
+    acq(11, T1, M); wrn(12, T1, b + 48, 1); rel(13, T1, M);
+    rel(14, T1, L);
+    wrn(31, T1, b + 16, 8);
+    wrn(33, T1, b + 44, 4);
+    wrn(34, T1, b + EH_FREE_LEN + 1, 1);
+    acq(15, T3, L); rel(16, T3, L);
+    acq(17, T3, M); wrn(18, T3, b + 50, 1); rel(19, T3, M);
+    rdn(32, T3, b + 24, 8);
+    acq(20, T2, L); acq(21, T2, M);
+    wrn(22, T2, b + 64, 8);
+    free_(40, T2, b, EH_FREE_LEN + 3);
+    rel(23, T2, M); rel(24, T2, L);
+    wrn(50, T3, b, EH_FREE_LEN + 3);
 }
 
 /* C: lost signal; without_signal drops C6 (then the lock chain is no condvar edge). */

@@ -525,6 +525,22 @@ CASE(goldilocks_fast_mixed_run) {
     }
 }
 
+/* eh_example_free_forms through the engine's FREE shortcut (on_free_fast:
+ * one pass that checks and resets each granule, inline records of another
+ * thread settled by an earlier walk's verdict without the general check);
+ * test_goldilocks runs it through the dispatcher's pieces and the reset
+ * after them. */
+CASE(goldilocks_fast_free_fused) {
+    uint64_t cached0 = stat_of("goldilocks.cached_verdicts");
+    eh_example_free_forms();
+    EXPECT_EQ(races_at(&gls_log, 40), 4);
+    EXPECT_EQ(partners_at(&gls_log, 40, 10), 1u << 21 | 1u << 22 | 1u << 23 | 1u << 24);   /* (31-34) */
+    EXPECT_EQ(races_at(&gls_log, 50), 0);
+    EXPECT_EQ(gls_log.n, 4);
+    EXPECT(stat_of("goldilocks.cached_verdicts") >= cached0 + 400);
+    end();
+}
+
 int main(int argc, char **argv) {
     eh_verbose = argc > 1;
     gls_sink = eh_start(&goldi_engine_goldilocks, &gls_log);
@@ -536,5 +552,6 @@ int main(int argc, char **argv) {
     RUN(goldilocks_fast_solo_small);
     RUN(goldilocks_fast_covered_reads);
     RUN(goldilocks_fast_mixed_run);
+    RUN(goldilocks_fast_free_fused);
     return harness_summary();
 }

@@ -228,6 +228,21 @@ CASE(goldilocks_free_is_a_write_and_alloc_resets) {
     end();
 }
 
+/* eh_example_free_forms through the dispatcher's pieces and the reset
+ * after them (two sinks: no engine shortcut), as test_gls_fast's
+ * goldilocks_fast_free_fused through the engine's; vc agrees. */
+CASE(goldilocks_free_of_every_form) {
+    eh_example_free_forms();
+    const unsigned want = 1u << 21 | 1u << 22 | 1u << 23 | 1u << 24;   /* (31-34) */
+    EXPECT_EQ(races_at(&gls_log, 40), 4);
+    EXPECT_EQ(partners_at(&gls_log, 40, 10), want);
+    EXPECT_EQ(gls_log.n, 4);
+    EXPECT_EQ(races_at(&vc_log, 40), 4);
+    EXPECT_EQ(partners_at(&vc_log, 40, 10), want);
+    EXPECT_EQ(vc_log.n, 4);
+    end();
+}
+
 /* --- sync kinds ------------------------------------------------------------------------------ */
 
 CASE(goldilocks_barrier_per_generation) {
@@ -1442,6 +1457,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_rwlock_modes);
     RUN(goldilocks_byte_granularity);
     RUN(goldilocks_free_is_a_write_and_alloc_resets);
+    RUN(goldilocks_free_of_every_form);
     RUN(goldilocks_barrier_per_generation);
     RUN(goldilocks_semaphore_once_fork_join);
     RUN(goldilocks_atomics_never_race_with_atomics);
