@@ -89,10 +89,53 @@ CASE(goldilocks_gc_run_capped_by_refs) {
     end();
 }
 
+/* A sweep's first touches register the rest of their shadow page ahead
+ * as one run (new_granule_registered), in the chunk of the thread's epoch.
+ * T1 writes a[0] and a[1] (the run from a[1] to the page's end is
+ * registered) and stays idle while T2 locks and unlocks until the GC has
+ * closed and freed that chunk; then T1 writes a[2..63], inside the run,
+ * in the same epoch: their records must not count on the run of a closed
+ * chunk (they take the tail's chunk), or the GC never visits them and
+ * their pos is freed. Then the list grows past the budget again: T2,
+ * ordered after T1 through L, reads every element without a race, and
+ * T0, never synchronised, races with T1's write of a[40] and T2's read. */
+CASE(goldilocks_gc_after_a_run_registered_ahead) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    enum { N = 64 };
+    char *a = var(8 * N);
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
+    fork_(1, T0, T1); fork_(2, T0, T2);
+    wr(3, T1, a); wr(3, T1, a + 8);
+    uint64_t gc0 = stat_of("goldilocks.gc_runs");
+    for (unsigned i = 0; i < 300 * GLS_CHUNK / 2; i++) {   /* T1's epoch's chunk closed and freed */
+        acq(4, T2, L); rel(5, T2, L);
+    }
+    EXPECT(stat_of("goldilocks.gc_runs") > gc0 + 2);
+    for (int i = 2; i < N; i++)
+        wr(6, T1, a + 8 * i);
+    acq(7, T1, L); rel(8, T1, L);
+    uint64_t gc1 = stat_of("goldilocks.gc_runs");
+    for (unsigned i = 0; i < 300 * GLS_CHUNK / 2; i++) {   /* and the records' chunks after them */
+        acq(9, T2, L); rel(10, T2, L);
+    }
+    EXPECT(stat_of("goldilocks.gc_runs") > gc1 + 2);
+    acq(11, T2, L);
+    for (int i = 0; i < N; i++)
+        rd(12, T2, a + 8 * i);
+    rel(13, T2, L);
+    EXPECT_EQ(gls_log.n, 0);
+    wr(14, T0, a + 8 * 40);
+    EXPECT_EQ(races_at(&gls_log, 14), 2);
+    EXPECT_EQ(gls_log.n, 2);
+    end();
+}
+
 int main(int argc, char **argv) {
     eh_verbose = argc > 1;
     gls_sink = eh_start(&goldi_engine_goldilocks, &gls_log);
     RUN(goldilocks_gc_budget_follows_moved_records);
     RUN(goldilocks_gc_run_capped_by_refs);
+    RUN(goldilocks_gc_after_a_run_registered_ahead);
     return harness_summary();
 }

@@ -251,9 +251,21 @@ uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e, uint64_t want);
 /* Registers e (pos already set) in chunk c's registry if c still takes
  * registrations; false if it is closed or gone. Caller holds e's granule lock. */
 bool gls_list_register(struct gls_list *l, struct gls_entry *e, uint64_t c);
-/* Registers the granule ref of addr in chunk c (in the shard of thread t)
- * if c still takes registrations; false if it is closed or gone. */
-bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t);
+/* Registers the granule refs of the n granules from addr (one run) in
+ * chunk c (in the shard of thread t) if c still takes registrations; false
+ * if it is closed or gone. */
+bool gls_list_register_granules(struct gls_list *l, uintptr_t addr, uint32_t n, uint64_t c, goldi_tid_t t);
+GOLDI_INLINE bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t) {
+    return gls_list_register_granules(l, addr, 1, c, t);
+}
+/* Does chunk c still take registrations? A yes read under a granule's lock
+ * stays true for that granule until the lock is released: the GC closes c
+ * (seq_cst) before it visits, under their locks, the granules registered
+ * there (so a run registered earlier holds the granule's new record). */
+GOLDI_INLINE bool gls_list_takes(struct gls_list *l, uint64_t c) {
+    struct gls_slot *s = gls_list_peek(l, c);
+    return s && !atomic_load_explicit(&s->closed, memory_order_seq_cst);
+}
 /* Same for a chosen pos (GC); pos's chunk must not be closed. */
 void gls_list_place_at(struct gls_list *l, struct gls_entry *e, uint64_t pos);
 /* GC side: closes chunk c (slot s) and appends its registry to *buf at

@@ -176,12 +176,12 @@ GOLDI_INLINE uint64_t run_length(uintptr_t v) { return (v >> RUN_SHIFT) + 1; }
  * added to it. (A loop over several arrays at once, a pricer reading five
  * inputs and writing one output, registers their granules in turn.) */
 #define RUN_STREAMS 8
-static bool gran_extend(struct gls_reg *s, uintptr_t addr) {
+static bool gran_extend(struct gls_reg *s, uintptr_t addr, uint32_t n) {
     for (uint32_t i = s->n_gran, end = i > RUN_STREAMS ? i - RUN_STREAMS : 0; i-- > end;) {
         uintptr_t v = s->gran[i];
         uint64_t len = run_length(v);
-        if (len < RUN_MAX && run_start(v) + len * GOLDI_GRANULE == addr) {
-            s->gran[i] = v + ((uintptr_t)1 << RUN_SHIFT);
+        if (len + n <= RUN_MAX && run_start(v) + len * GOLDI_GRANULE == addr) {
+            s->gran[i] = v + ((uintptr_t)n << RUN_SHIFT);
             return true;
         }
     }
@@ -292,18 +292,18 @@ static void gran_compact(struct gls_list *l, struct gls_reg *s, uint64_t c) {
  * 832 K registrations and kept 794 K), and below that size the heap sort's
  * scattered comparisons cost more than the memory it saves (2 KiB a shard). */
 #define GRAN_COMPACT_MIN 256u
-static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, struct gls_entry *e) {
-    if ((uintptr_t)e & GLS_REF_GRANULE) {
+static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, struct gls_entry *e, uint32_t n) {
+    if ((uintptr_t)e & GLS_REF_GRANULE) {   /* (a run of n granules) */
         uintptr_t addr = (uintptr_t)e & ~GLS_REF_GRANULE;
-        GOLDI_DCHECK(run_start(addr) == addr);
-        if (gran_extend(s, addr))
+        GOLDI_DCHECK(run_start(addr) == addr && n >= 1 && n <= RUN_MAX);
+        if (gran_extend(s, addr, n))
             return;
         if (s->n_gran == s->cap_gran) {
             if (s->n_gran >= GRAN_COMPACT_MIN)
                 gran_compact(l, s, c);
             s->gran = reg_grow(l, s->gran, s->n_gran, &s->cap_gran, sizeof *s->gran);
         }
-        s->gran[s->n_gran++] = addr;
+        s->gran[s->n_gran++] = addr | (uintptr_t)(n - 1) << RUN_SHIFT;
         return;
     }
     if (s->n_ref == s->cap_ref) {
@@ -322,7 +322,8 @@ static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, s
 /* Pushes a back-pointer into shard t of chunk c's registry unless c is
  * closed or gone. closed only changes under every shard lock, so the check
  * and the push are atomic with respect to gls_list_close. */
-static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_tid_t t, struct gls_entry *e) {
+static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_tid_t t, struct gls_entry *e,
+                     uint32_t n) {
     struct gls_reg *r = &atomic_load_explicit(&s->reg, memory_order_acquire)[t & (GLS_REG_SHARDS - 1)];
     goldi_spin_lock(&r->lock);
     if (atomic_load_explicit(&s->num, memory_order_acquire) != c + 1 ||
@@ -330,14 +331,14 @@ static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_t
         goldi_spin_unlock(&r->lock);
         return false;
     }
-    ref_push_locked(l, r, c, e);
+    ref_push_locked(l, r, c, e, n);
     goldi_spin_unlock(&r->lock);
     return true;
 }
 
-bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t) {
+bool gls_list_register_granules(struct gls_list *l, uintptr_t addr, uint32_t n, uint64_t c, goldi_tid_t t) {
     struct gls_slot *s = chunk_of(l, c);
-    return s && reg_push(l, s, c, t, (struct gls_entry *)(addr | GLS_REF_GRANULE));
+    return s && reg_push(l, s, c, t, (struct gls_entry *)(addr | GLS_REF_GRANULE), n);
 }
 
 /* Registers e in chunk c unless c is closed or gone; false => retry. */
@@ -350,7 +351,7 @@ static bool place_in(struct gls_list *l, struct gls_entry *e, uint64_t c) {
          * is not closed yet, the GC's later look at e (under e's granule lock,
          * which our caller holds) sees the pos we are about to store. */
         return !atomic_load_explicit(&s->closed, memory_order_acquire);
-    if (!reg_push(l, s, c, e->owner, e))
+    if (!reg_push(l, s, c, e->owner, e, 1))
         return false;
     e->reg_chunk = c + 1;
     return true;
@@ -404,7 +405,7 @@ uint32_t gls_list_close(struct gls_list *l, struct gls_slot *s, struct gls_ref *
     struct gls_reg *regs = atomic_load_explicit(&s->reg, memory_order_relaxed);
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++)
         goldi_spin_lock(&regs[k].lock);
-    atomic_store_explicit(&s->closed, true, memory_order_release);
+    atomic_store_explicit(&s->closed, true, memory_order_seq_cst);   /* (gls_list_takes) */
     uint32_t total = 0;
     for (unsigned k = 0; k < GLS_REG_SHARDS; k++)
         total += regs[k].n_ref + regs[k].n_gran;
