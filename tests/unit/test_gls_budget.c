@@ -91,9 +91,10 @@ CASE(goldilocks_gc_run_capped_by_refs) {
 
 /* A sweep's first touches register the rest of their shadow page ahead
  * as one run (new_granule_registered), in the chunk of the thread's epoch.
- * T1 writes a[0] and a[1] (the run from a[1] to the page's end is
- * registered) and stays idle while T2 locks and unlocks until the GC has
- * closed and freed that chunk; then T1 writes a[2..63], inside the run,
+ * T1 writes a[0..9] of a shadow page's 64 granules (from a[7] on, the run
+ * to the page's end is registered) and stays idle while T2 locks and
+ * unlocks until the GC has closed and freed that chunk; then T1 writes
+ * a[10..63], inside the run,
  * in the same epoch: their records must not count on the run of a closed
  * chunk (they take the tail's chunk), or the GC never visits them and
  * their pos is freed. Then the list grows past the budget again: T2,
@@ -103,16 +104,17 @@ CASE(goldilocks_gc_after_a_run_registered_ahead) {
     begin();
     struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
     enum { N = 64 };
-    char *a = var(8 * N);
+    char *a = (char *)(((uintptr_t)var(8 * N + 512) + 511) & ~(uintptr_t)511);   /* (a shadow page's) */
     struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
     fork_(1, T0, T1); fork_(2, T0, T2);
-    wr(3, T1, a); wr(3, T1, a + 8);
+    for (int i = 0; i < 10; i++)
+        wr(3, T1, a + 8 * i);
     uint64_t gc0 = stat_of("goldilocks.gc_runs");
     for (unsigned i = 0; i < 300 * GLS_CHUNK / 2; i++) {   /* T1's epoch's chunk closed and freed */
         acq(4, T2, L); rel(5, T2, L);
     }
     EXPECT(stat_of("goldilocks.gc_runs") > gc0 + 2);
-    for (int i = 2; i < N; i++)
+    for (int i = 10; i < N; i++)
         wr(6, T1, a + 8 * i);
     acq(7, T1, L); rel(8, T1, L);
     uint64_t gc1 = stat_of("goldilocks.gc_runs");

@@ -258,6 +258,13 @@ bool gls_list_register_granules(struct gls_list *l, uintptr_t addr, uint32_t n, 
 GOLDI_INLINE bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t) {
     return gls_list_register_granules(l, addr, 1, c, t);
 }
+/* gls_list_register_granule for a granule that gets a new record: where
+ * it extends a run of a sweep's in the registry, the run takes the rest
+ * of addr's span (a power of two: the bytes a shadow page covers) at
+ * once, and *ahead is set to the span's end (else to 0): the granules
+ * before it are registered in c while c takes registrations. */
+bool gls_list_register_new_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t, uintptr_t span,
+                                   uintptr_t *ahead);
 /* Does chunk c still take registrations? A yes read under a granule's lock
  * stays true for that granule until the lock is released: the GC closes c
  * (seq_cst) before it visits, under their locks, the granules registered

@@ -176,16 +176,35 @@ GOLDI_INLINE uint64_t run_length(uintptr_t v) { return (v >> RUN_SHIFT) + 1; }
  * added to it. (A loop over several arrays at once, a pricer reading five
  * inputs and writing one output, registers their granules in turn.) */
 #define RUN_STREAMS 8
-static bool gran_extend(struct gls_reg *s, uintptr_t addr, uint32_t n) {
+static uintptr_t *gran_extend(struct gls_reg *s, uintptr_t addr, uint32_t n) {
     for (uint32_t i = s->n_gran, end = i > RUN_STREAMS ? i - RUN_STREAMS : 0; i-- > end;) {
         uintptr_t v = s->gran[i];
         uint64_t len = run_length(v);
         if (len + n <= RUN_MAX && run_start(v) + len * GOLDI_GRANULE == addr) {
             s->gran[i] = v + ((uintptr_t)n << RUN_SHIFT);
-            return true;
+            return &s->gran[i];
         }
     }
-    return false;
+    return NULL;
+}
+
+/* gran_extend by one granule, or the run among the same ones that holds
+ * addr already (*inside; nothing changed); NULL if neither. */
+static uintptr_t *gran_extend_one(struct gls_reg *s, uintptr_t addr, bool *inside) {
+    for (uint32_t i = s->n_gran, end = i > RUN_STREAMS ? i - RUN_STREAMS : 0; i-- > end;) {
+        uintptr_t v = s->gran[i];
+        uint64_t span = run_length(v) * GOLDI_GRANULE, d = addr - run_start(v);
+        if (GOLDI_UNLIKELY(d <= span)) {
+            *inside = d < span;
+            if (d < span)
+                return &s->gran[i];
+            if (span == RUN_MAX * GOLDI_GRANULE)
+                continue;
+            s->gran[i] = v + ((uintptr_t)1 << RUN_SHIFT);
+            return &s->gran[i];
+        }
+    }
+    return NULL;
 }
 
 /* Heap sort of runs by start address: in place, O(n log n), for arrays
@@ -292,18 +311,22 @@ static void gran_compact(struct gls_list *l, struct gls_reg *s, uint64_t c) {
  * 832 K registrations and kept 794 K), and below that size the heap sort's
  * scattered comparisons cost more than the memory it saves (2 KiB a shard). */
 #define GRAN_COMPACT_MIN 256u
+/* A new run of n granules from addr in s (that extends none of its last). */
+static void gran_push(struct gls_list *l, struct gls_reg *s, uint64_t c, uintptr_t addr, uint32_t n) {
+    GOLDI_DCHECK(run_start(addr) == addr && n >= 1 && n <= RUN_MAX);
+    if (s->n_gran == s->cap_gran) {
+        if (s->n_gran >= GRAN_COMPACT_MIN)
+            gran_compact(l, s, c);
+        s->gran = reg_grow(l, s->gran, s->n_gran, &s->cap_gran, sizeof *s->gran);
+    }
+    s->gran[s->n_gran++] = addr | (uintptr_t)(n - 1) << RUN_SHIFT;
+}
+
 static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, struct gls_entry *e, uint32_t n) {
     if ((uintptr_t)e & GLS_REF_GRANULE) {   /* (a run of n granules) */
         uintptr_t addr = (uintptr_t)e & ~GLS_REF_GRANULE;
-        GOLDI_DCHECK(run_start(addr) == addr && n >= 1 && n <= RUN_MAX);
-        if (gran_extend(s, addr, n))
-            return;
-        if (s->n_gran == s->cap_gran) {
-            if (s->n_gran >= GRAN_COMPACT_MIN)
-                gran_compact(l, s, c);
-            s->gran = reg_grow(l, s->gran, s->n_gran, &s->cap_gran, sizeof *s->gran);
-        }
-        s->gran[s->n_gran++] = addr | (uintptr_t)(n - 1) << RUN_SHIFT;
+        if (!gran_extend(s, addr, n))
+            gran_push(l, s, c, addr, n);
         return;
     }
     if (s->n_ref == s->cap_ref) {
@@ -339,6 +362,40 @@ static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_t
 bool gls_list_register_granules(struct gls_list *l, uintptr_t addr, uint32_t n, uint64_t c, goldi_tid_t t) {
     struct gls_slot *s = chunk_of(l, c);
     return s && reg_push(l, s, c, t, (struct gls_entry *)(addr | GLS_REF_GRANULE), n);
+}
+
+/* A run this long is a sweep's (gls_list_register_new_granule): an array
+ * a thread fills. Shorter runs are objects of a few granules allocated one
+ * after another (pipeline's 24-byte items, each a run ahead, made the GC
+ * visit 8 times the granules, and its budget follow). */
+#define RUN_AHEAD_MIN 8
+
+bool gls_list_register_new_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t, uintptr_t span,
+                                   uintptr_t *ahead) {
+    *ahead = 0;
+    struct gls_slot *s = chunk_of(l, c);
+    if (!s)
+        return false;
+    struct gls_reg *r = &atomic_load_explicit(&s->reg, memory_order_acquire)[t & (GLS_REG_SHARDS - 1)];
+    goldi_spin_lock(&r->lock);
+    if (atomic_load_explicit(&s->num, memory_order_acquire) != c + 1 ||
+        atomic_load_explicit(&s->closed, memory_order_relaxed)) {
+        goldi_spin_unlock(&r->lock);
+        return false;
+    }
+    bool inside = false;   /* (registered ahead already: more streams than the thread keeps) */
+    uintptr_t *run = gran_extend_one(r, addr, &inside), end = (addr | (span - 1)) + 1;
+    uint64_t more = (end - addr) / GOLDI_GRANULE - 1;   /* (granules after addr in its page) */
+    if (!run)
+        gran_push(l, r, c, addr, 1);
+    else if (inside)
+        *ahead = run_start(*run) + run_length(*run) * GOLDI_GRANULE;
+    else if (more && run_length(*run) >= RUN_AHEAD_MIN && run_length(*run) + more <= RUN_MAX) {
+        *run += (uintptr_t)more << RUN_SHIFT;
+        *ahead = end;
+    }
+    goldi_spin_unlock(&r->lock);
+    return true;
 }
 
 /* Registers e in chunk c unless c is closed or gone; false => retry. */

@@ -190,13 +190,13 @@ struct gls_acq_memo {
     uint64_t id, writes;
 };
 
-/* A stream of granules a thread creates records in one after another (an
- * array's first sweep): the granule after its last (next), and the run of
- * granules [lo, hi) registered in chunk `chunk` ahead of their records
- * (new_granule_registered). */
-#define GLS_NEW_RUNS 4
-struct gls_new_run {
-    uintptr_t next, lo, hi;
+/* Granules [lo, lo + len) registered in chunk `chunk` ahead of their
+ * records, which a thread's sweep creates next (new_granule_registered;
+ * a sweep over more arrays at once finds the rest registered when it
+ * pushes: gls_list_register_new_granule). */
+#define GLS_AHEAD 2
+struct gls_ahead {
+    uintptr_t lo, len;
     uint64_t chunk;
 };
 
@@ -224,8 +224,8 @@ struct gls_thr {
     struct gls_leases *leases;        /* the engine's (gls_lease.h) */
     struct gls_acq_memo acq_memo[GLS_ACQ_MEMO];   /* atomic locations t is up to date with (acq_atomic) */
     const struct goldi_event *free_fused;   /* the FREE whose whole granules gls_on_free_fast reset */
-    struct gls_new_run new_runs[GLS_NEW_RUNS];   /* t's sweeps' first touches (new_granule_registered) */
-    uint32_t new_run_next;            /* (the stream new_granule_registered replaces next) */
+    struct gls_ahead ahead[GLS_AHEAD];   /* t's sweeps' runs registered ahead (new_granule_registered) */
+    uint32_t ahead_next;              /* (the one new_granule_registered replaces next) */
 };
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -2768,42 +2768,32 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
  * as gls_list_place does). It is locked while it registers, so registry
  * compaction sees it as live. */
 /* Registers the granule of x, about to hold a new record in chunk c, in
- * c's registry (false if c takes no registrations). A thread's sweep over
- * fresh data (each granule the one after the last it created in one of
- * GLS_NEW_RUNS streams) registers the rest of the granule's shadow page
- * with it, as one run, and the granules after it in the page find
- * themselves registered there already while c takes registrations: one
- * registry push (a shard lock) per 64 granules instead of one per granule.
- * The look at c is made under the granule's lock, which the GC takes to
- * visit the run's granules after it closes c (gls_list_takes): either c
- * is closed and the record takes the tail's chunk, or the GC finds the
- * record. A granule of the run that never gets a record costs the GC a
- * look, on a shadow page the sweep committed. Caller holds the granule
- * lock. */
+ * c's registry (false if c takes no registrations). Where the granule
+ * extends a registered run of a sweep (gls_list_register_new_granule),
+ * the run takes the rest of its shadow page at once, and the thread's
+ * next new granules there find themselves registered already while c
+ * takes registrations: one registry push (a shard lock) per 64 granules
+ * of a sweep instead of one each. The look at c is made under the
+ * granule's lock, which the GC takes to visit the run's granules after it
+ * closes c (gls_list_takes): either c is closed and the record takes the
+ * tail's chunk, or the GC finds the record. A granule of the run that
+ * never gets a record costs the GC a look, on a shadow page the sweep
+ * committed. Caller holds the granule lock. */
 #define NEW_RUN_SPAN (GOLDI_GRANULE * 512 / sizeof(goldi_shadow_word_t))   /* bytes a shadow page covers */
 static bool new_granule_registered(struct gls_access *x, uint64_t c) {
     struct gls_thr *ts = x->ts;
     struct gls_list *l = x->g->list;
     uintptr_t a = x->base;
-    struct gls_new_run *r = NULL;
-    for (unsigned i = 0; i < GLS_NEW_RUNS; i++) {
-        struct gls_new_run *s = &ts->new_runs[i];
-        if (a >= s->lo && a < s->hi && s->chunk == c && gls_list_takes(l, c)) {
-            s->next = a + GOLDI_GRANULE;
+    for (unsigned i = 0; i < GLS_AHEAD; i++) {
+        const struct gls_ahead *h = &ts->ahead[i];
+        if (a - h->lo < h->len && h->chunk == c && gls_list_takes(l, c))
             return true;
-        }
-        if (a == s->next)
-            r = s;
     }
-    if (!r) {   /* (not a sweep yet: the granule alone, and a stream starts here) */
-        r = &ts->new_runs[ts->new_run_next++ % GLS_NEW_RUNS];
-        *r = (struct gls_new_run){ .next = a + GOLDI_GRANULE };
-        return gls_list_register_granule(l, a, c, x->t);
-    }
-    uintptr_t hi = (a | (NEW_RUN_SPAN - 1)) + 1;
-    if (!gls_list_register_granules(l, a, (uint32_t)((hi - a) / GOLDI_GRANULE), c, x->t))
+    uintptr_t end;
+    if (!gls_list_register_new_granule(l, a, c, x->t, NEW_RUN_SPAN, &end))
         return false;
-    *r = (struct gls_new_run){ .next = a + GOLDI_GRANULE, .lo = a, .hi = hi, .chunk = c };
+    if (end)
+        ts->ahead[ts->ahead_next++ % GLS_AHEAD] = (struct gls_ahead){ a + GOLDI_GRANULE, end - a - GOLDI_GRANULE, c };
     return true;
 }
 
