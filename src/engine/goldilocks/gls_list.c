@@ -342,18 +342,27 @@ static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, s
     s->n_ref++;
 }
 
-/* Pushes a back-pointer into shard t of chunk c's registry unless c is
- * closed or gone. closed only changes under every shard lock, so the check
- * and the push are atomic with respect to gls_list_close. */
-static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_tid_t t, struct gls_entry *e,
-                     uint32_t n) {
+/* Shard t of chunk c's registry (slot s), locked, unless c is closed or
+ * gone (NULL). closed only changes under every shard lock, so a push
+ * under it is atomic with respect to gls_list_close. */
+static struct gls_reg *reg_lock_open(struct gls_slot *s, uint64_t c, goldi_tid_t t) {
     struct gls_reg *r = &atomic_load_explicit(&s->reg, memory_order_acquire)[t & (GLS_REG_SHARDS - 1)];
     goldi_spin_lock(&r->lock);
     if (atomic_load_explicit(&s->num, memory_order_acquire) != c + 1 ||
         atomic_load_explicit(&s->closed, memory_order_relaxed)) {
         goldi_spin_unlock(&r->lock);
-        return false;
+        return NULL;
     }
+    return r;
+}
+
+/* Pushes a back-pointer into shard t of chunk c's registry unless c is
+ * closed or gone. */
+static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_tid_t t, struct gls_entry *e,
+                     uint32_t n) {
+    struct gls_reg *r = reg_lock_open(s, c, t);
+    if (!r)
+        return false;
     ref_push_locked(l, r, c, e, n);
     goldi_spin_unlock(&r->lock);
     return true;
@@ -374,15 +383,9 @@ bool gls_list_register_new_granule(struct gls_list *l, uintptr_t addr, uint64_t 
                                    uintptr_t *ahead) {
     *ahead = 0;
     struct gls_slot *s = chunk_of(l, c);
-    if (!s)
+    struct gls_reg *r = s ? reg_lock_open(s, c, t) : NULL;
+    if (!r)
         return false;
-    struct gls_reg *r = &atomic_load_explicit(&s->reg, memory_order_acquire)[t & (GLS_REG_SHARDS - 1)];
-    goldi_spin_lock(&r->lock);
-    if (atomic_load_explicit(&s->num, memory_order_acquire) != c + 1 ||
-        atomic_load_explicit(&s->closed, memory_order_relaxed)) {
-        goldi_spin_unlock(&r->lock);
-        return false;
-    }
     bool inside = false;   /* (registered ahead already: more streams than the thread keeps) */
     uintptr_t *run = gran_extend_one(r, addr, &inside), end = (addr | (span - 1)) + 1;
     uint64_t more = (end - addr) / GOLDI_GRANULE - 1;   /* (granules after addr in its page) */
