@@ -158,6 +158,23 @@ static uintptr_t leaf_part_end(uintptr_t addr, uintptr_t end) {
     return leaf_end > end || leaf_end == 0 ? end : leaf_end;
 }
 
+void goldi_shadow_will_write_range(unsigned plane, uintptr_t addr, size_t n) {
+    const uintptr_t block = BLOCK_WORDS;   /* (bytes of application a block covers: a word each) */
+    uintptr_t end = addr + n;
+    if (end < addr)
+        end = UINTPTR_MAX;
+    while (addr < end && !atomic_load_explicit(&populate_refused, memory_order_relaxed)) {
+        uintptr_t part_end = leaf_part_end(addr, end);
+        uintptr_t lo = goldi_shadow_leaf_slot(addr), hi = part_end - addr + lo;   /* (slots in the leaf) */
+        uintptr_t b = (lo + block - 1) / block, e = hi / block;   /* blocks the part covers whole */
+        if (b < e) {
+            goldi_shadow_word_t *leaf = goldi_shadow_word_install(plane, addr) - lo;
+            commit_blocks(leaf, b, e);
+        }
+        addr = part_end;
+    }
+}
+
 /* Where a walk at addr goes on: addr, or past the directory spans (within
  * end) where no leaf was ever installed (their directory pages would be
  * read for nothing: goldi_shadow_span_used). */

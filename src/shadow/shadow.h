@@ -99,6 +99,13 @@ GOLDI_INLINE goldi_shadow_word_t *goldi_shadow_word(unsigned plane, uintptr_t ad
  * last of them: it reads no page the kernel has not committed. No-op
  * where the kernel has no MADV_POPULATE_WRITE (before Linux 5.14). */
 void goldi_shadow_will_write(unsigned plane, uintptr_t addr);
+/* An engine is about to create or update state in every granule of
+ * [addr, addr+n) (a range: memcpy, read(2)): the shadow blocks the range
+ * covers whole are committed for writing now, before any is read (a read
+ * of an untouched page maps the zero page, and the write after it is a
+ * copy-on-write fault whose TLB flush interrupts every core the program
+ * runs on). */
+void goldi_shadow_will_write_range(unsigned plane, uintptr_t addr, size_t n);
 /* Calls fn(ctx, addr, word) for every non-zero word in [addr, addr+n), with
  * the granule lock of addr held; skips absent leaves quickly, and over a
  * long range the shadow pages never brought in (shadow.c: reading them

@@ -284,6 +284,32 @@ CASE(shadow_will_write_commits_ahead_of_sweeps) {
 #undef UNTOUCHED
 }
 
+/* goldi_shadow_will_write_range commits the shadow blocks a range covers
+ * whole, in every leaf it spans (installing the leaves), and nothing of a
+ * block it covers in part; every word still reads 0. */
+CASE(shadow_will_write_range_commits_covered_blocks) {
+    unsigned p = goldi_shadow_plane_new();
+    const uintptr_t a = 0x220000000000ull + (1u << 20) - 3 * 8192 - 100;   /* 3 blocks before a leaf's end, less 100 bytes */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), block = 8192 * sizeof(goldi_shadow_word_t);
+    void *probe = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    bool kernel_has_it = goldi_os_populate(probe, page);
+    munmap(probe, page);
+    goldi_shadow_will_write_range(p, a, 3 * 8192 + 100 + 2 * 8192 + 5000);   /* into the next leaf */
+    char *first = (char *)goldi_shadow_word_if_present(p, a + 100) ;          /* (block-aligned) */
+    char *second = (char *)goldi_shadow_word_if_present(p, 0x220000000000ull + (1u << 20));
+    EXPECT(first != NULL && second != NULL);
+    if (!first || !second || !kernel_has_it)
+        return;
+    for (int k = 0; k < 3; k++)
+        EXPECT_EQ(resident_pages(first + block * k, block), (int)(block / page));
+    EXPECT_EQ(resident_pages(first - block, block), 0);      /* the block the range starts inside */
+    for (int k = 0; k < 2; k++)
+        EXPECT_EQ(resident_pages(second + block * k, block), (int)(block / page));
+    EXPECT_EQ(resident_pages(second + 2 * block, block), 0);  /* ... and the one it ends inside */
+    for (size_t i = 0; i < 3 * 8192; i += 509)
+        EXPECT(atomic_load((goldi_shadow_word_t *)first + i) == 0);
+}
+
 int main(void) {
     RUN(fmt_matches_libc);
     RUN(fmt_truncates_and_terminates);
@@ -295,5 +321,6 @@ int main(void) {
     RUN(shadow_for_each_granule_visits_granules_with_state);
     RUN(shadow_will_write_commits_dense_blocks);
     RUN(shadow_will_write_commits_ahead_of_sweeps);
+    RUN(shadow_will_write_range_commits_covered_blocks);
     return harness_summary();
 }

@@ -4708,6 +4708,10 @@ ACCESS_COPY(access_pair_write, access_pair, true)
  * into its jobs' buffers and back out (memcpy): each granule of those took
  * its lock with a CAS, a tenth of its time. */
 #define RANGE_AHEAD 8   /* granules whose shadow line a range starts to fetch ahead */
+/* A range this long has its shadow committed for writing first, where it
+ * covers a block of it (goldi_shadow_will_write_range): zstd's copies into
+ * fresh job buffers read each shadow page before the first write to it. */
+#define RANGE_COMMIT_MIN 8192u
 static void gls_on_range_fast(void *self, const struct goldi_event *ev) {
     struct gls_engine *g = self;
     struct goldi_thr *thr = ev->thr;
@@ -4718,6 +4722,8 @@ static void gls_on_range_fast(void *self, const struct goldi_event *ev) {
         end = UINTPTR_MAX;
     goldi_origin_t o = 0;
     goldi_shadow_word_t *w = NULL;
+    if (ev->size >= RANGE_COMMIT_MIN)
+        goldi_shadow_will_write_range(g->env.plane, a, ev->size);
     while (a < end) {
         uintptr_t gend = goldi_granule_piece_end(a, end), base = a & ~(uintptr_t)(GOLDI_GRANULE - 1);
         w = w && goldi_shadow_leaf_slot(base) ? w + GOLDI_GRANULE : goldi_shadow_word_if_present(g->env.plane, base);
