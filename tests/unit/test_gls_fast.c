@@ -304,10 +304,7 @@ CASE(goldilocks_fast_solo_runs) {
 static void races_and_partners(int first, int n, int low, int *at, unsigned *prev) {
     for (int l = 0; l < n; l++) {
         at[l] = races_at(&gls_log, first + l);
-        prev[l] = 0;
-        for (int i = 0; i < gls_log.n; i++)
-            if (gls_log.r[i].label == first + l)
-                prev[l] |= 1u << ((int)(gls_log.r[i].prev_pc - 0x1000) - low);
+        prev[l] = partners_at(&gls_log, first + l, low);
     }
 }
 

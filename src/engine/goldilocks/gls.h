@@ -251,13 +251,9 @@ uint64_t gls_list_place(struct gls_list *l, struct gls_entry *e, uint64_t want);
 /* Registers e (pos already set) in chunk c's registry if c still takes
  * registrations; false if it is closed or gone. Caller holds e's granule lock. */
 bool gls_list_register(struct gls_list *l, struct gls_entry *e, uint64_t c);
-/* Registers the granule refs of the n granules from addr (one run) in
- * chunk c (in the shard of thread t) if c still takes registrations; false
- * if it is closed or gone. */
-bool gls_list_register_granules(struct gls_list *l, uintptr_t addr, uint32_t n, uint64_t c, goldi_tid_t t);
-GOLDI_INLINE bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t) {
-    return gls_list_register_granules(l, addr, 1, c, t);
-}
+/* Registers the granule ref of addr in chunk c (in the shard of thread t)
+ * if c still takes registrations; false if it is closed or gone. */
+bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t);
 /* gls_list_register_granule for a granule that gets a new record: where
  * it extends a run of a sweep's in the registry, the run takes the rest
  * of addr's span (a power of two: the bytes a shadow page covers) at

@@ -172,25 +172,12 @@ static void *reg_grow(struct gls_list *l, void *arr, uint32_t n, uint32_t *cap, 
 GOLDI_INLINE uintptr_t run_start(uintptr_t v) { return v & ((UINT64_C(1) << RUN_SHIFT) - 1); }
 GOLDI_INLINE uint64_t run_length(uintptr_t v) { return (v >> RUN_SHIFT) + 1; }
 
-/* Does granule addr extend one of s's last RUN_STREAMS runs? Then it is
- * added to it. (A loop over several arrays at once, a pricer reading five
- * inputs and writing one output, registers their granules in turn.) */
+/* The one of s's last RUN_STREAMS runs that granule addr extends (it is
+ * added to it) or lies in already (*inside: nothing changed); NULL if
+ * none. (A loop over several arrays at once, a pricer reading five inputs
+ * and writing one output, registers their granules in turn.) */
 #define RUN_STREAMS 8
-static uintptr_t *gran_extend(struct gls_reg *s, uintptr_t addr, uint32_t n) {
-    for (uint32_t i = s->n_gran, end = i > RUN_STREAMS ? i - RUN_STREAMS : 0; i-- > end;) {
-        uintptr_t v = s->gran[i];
-        uint64_t len = run_length(v);
-        if (len + n <= RUN_MAX && run_start(v) + len * GOLDI_GRANULE == addr) {
-            s->gran[i] = v + ((uintptr_t)n << RUN_SHIFT);
-            return &s->gran[i];
-        }
-    }
-    return NULL;
-}
-
-/* gran_extend by one granule, or the run among the same ones that holds
- * addr already (*inside; nothing changed); NULL if neither. */
-static uintptr_t *gran_extend_one(struct gls_reg *s, uintptr_t addr, bool *inside) {
+static uintptr_t *gran_extend(struct gls_reg *s, uintptr_t addr, bool *inside) {
     for (uint32_t i = s->n_gran, end = i > RUN_STREAMS ? i - RUN_STREAMS : 0; i-- > end;) {
         uintptr_t v = s->gran[i];
         uint64_t span = run_length(v) * GOLDI_GRANULE, d = addr - run_start(v);
@@ -311,22 +298,23 @@ static void gran_compact(struct gls_list *l, struct gls_reg *s, uint64_t c) {
  * 832 K registrations and kept 794 K), and below that size the heap sort's
  * scattered comparisons cost more than the memory it saves (2 KiB a shard). */
 #define GRAN_COMPACT_MIN 256u
-/* A new run of n granules from addr in s (that extends none of its last). */
-static void gran_push(struct gls_list *l, struct gls_reg *s, uint64_t c, uintptr_t addr, uint32_t n) {
-    GOLDI_DCHECK(run_start(addr) == addr && n >= 1 && n <= RUN_MAX);
+/* A new run of one granule, addr, in s (that extends none of its last). */
+static void gran_push(struct gls_list *l, struct gls_reg *s, uint64_t c, uintptr_t addr) {
+    GOLDI_DCHECK(run_start(addr) == addr);
     if (s->n_gran == s->cap_gran) {
         if (s->n_gran >= GRAN_COMPACT_MIN)
             gran_compact(l, s, c);
         s->gran = reg_grow(l, s->gran, s->n_gran, &s->cap_gran, sizeof *s->gran);
     }
-    s->gran[s->n_gran++] = addr | (uintptr_t)(n - 1) << RUN_SHIFT;
+    s->gran[s->n_gran++] = addr;
 }
 
-static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, struct gls_entry *e, uint32_t n) {
-    if ((uintptr_t)e & GLS_REF_GRANULE) {   /* (a run of n granules) */
+static void ref_push_locked(struct gls_list *l, struct gls_reg *s, uint64_t c, struct gls_entry *e) {
+    if ((uintptr_t)e & GLS_REF_GRANULE) {
         uintptr_t addr = (uintptr_t)e & ~GLS_REF_GRANULE;
-        if (!gran_extend(s, addr, n))
-            gran_push(l, s, c, addr, n);
+        bool inside;
+        if (!gran_extend(s, addr, &inside))
+            gran_push(l, s, c, addr);
         return;
     }
     if (s->n_ref == s->cap_ref) {
@@ -358,19 +346,18 @@ static struct gls_reg *reg_lock_open(struct gls_slot *s, uint64_t c, goldi_tid_t
 
 /* Pushes a back-pointer into shard t of chunk c's registry unless c is
  * closed or gone. */
-static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_tid_t t, struct gls_entry *e,
-                     uint32_t n) {
+static bool reg_push(struct gls_list *l, struct gls_slot *s, uint64_t c, goldi_tid_t t, struct gls_entry *e) {
     struct gls_reg *r = reg_lock_open(s, c, t);
     if (!r)
         return false;
-    ref_push_locked(l, r, c, e, n);
+    ref_push_locked(l, r, c, e);
     goldi_spin_unlock(&r->lock);
     return true;
 }
 
-bool gls_list_register_granules(struct gls_list *l, uintptr_t addr, uint32_t n, uint64_t c, goldi_tid_t t) {
+bool gls_list_register_granule(struct gls_list *l, uintptr_t addr, uint64_t c, goldi_tid_t t) {
     struct gls_slot *s = chunk_of(l, c);
-    return s && reg_push(l, s, c, t, (struct gls_entry *)(addr | GLS_REF_GRANULE), n);
+    return s && reg_push(l, s, c, t, (struct gls_entry *)(addr | GLS_REF_GRANULE));
 }
 
 /* A run this long is a sweep's (gls_list_register_new_granule): an array
@@ -387,10 +374,10 @@ bool gls_list_register_new_granule(struct gls_list *l, uintptr_t addr, uint64_t 
     if (!r)
         return false;
     bool inside = false;   /* (registered ahead already: more streams than the thread keeps) */
-    uintptr_t *run = gran_extend_one(r, addr, &inside), end = (addr | (span - 1)) + 1;
+    uintptr_t *run = gran_extend(r, addr, &inside), end = (addr | (span - 1)) + 1;
     uint64_t more = (end - addr) / GOLDI_GRANULE - 1;   /* (granules after addr in its page) */
     if (!run)
-        gran_push(l, r, c, addr, 1);
+        gran_push(l, r, c, addr);
     else if (inside)
         *ahead = run_start(*run) + run_length(*run) * GOLDI_GRANULE;
     else if (more && run_length(*run) >= RUN_AHEAD_MIN && run_length(*run) + more <= RUN_MAX) {
@@ -411,7 +398,7 @@ static bool place_in(struct gls_list *l, struct gls_entry *e, uint64_t c) {
          * is not closed yet, the GC's later look at e (under e's granule lock,
          * which our caller holds) sees the pos we are about to store. */
         return !atomic_load_explicit(&s->closed, memory_order_acquire);
-    if (!reg_push(l, s, c, e->owner, e, 1))
+    if (!reg_push(l, s, c, e->owner, e))
         return false;
     e->reg_chunk = c + 1;
     return true;

@@ -2762,11 +2762,6 @@ static void update_granule(struct gls_access *x, goldi_shadow_word_t *w, uint8_t
     tstat(ts, GLS_ST_RECORDED, 1);
 }
 
-/* The first access of an empty granule (after its lifetime started) by a
- * plain access: an inline record owned by t, registered in the chunk of
- * t's epoch start (or of the tail if that chunk is being collected, exactly
- * as gls_list_place does). It is locked while it registers, so registry
- * compaction sees it as live. */
 /* Registers the granule of x, about to hold a new record in chunk c, in
  * c's registry (false if c takes no registrations). Where the granule
  * extends a registered run of a sweep (gls_list_register_new_granule),
@@ -2797,6 +2792,11 @@ static bool new_granule_registered(struct gls_access *x, uint64_t c) {
     return true;
 }
 
+/* The first access of an empty granule (after its lifetime started) by a
+ * plain access: an inline record owned by t, registered in the chunk of
+ * t's epoch start (or of the tail if that chunk is being collected, exactly
+ * as gls_list_place does). It is locked while it registers, so registry
+ * compaction sees it as live. */
 static void inl_create(struct gls_access *x, goldi_shadow_word_t *w, uint8_t piece) {
     struct gls_thr *ts = x->ts;
     struct gls_list *l = x->g->list;
@@ -4786,9 +4786,9 @@ static void free_granule_fused(void *ctx, uintptr_t base, goldi_shadow_word_t *w
 /* A FREE (goldi_sink.on_free_fast): its whole granules checked and started
  * afresh in one pass over their shadow (free_granule_fused), where the
  * dispatcher's pieces and then on_event's reset made two, each taking
- * every granule's lock (a block of 32 MiB another thread wrote: 0.30 s
- * -> ...); on_event resets only the partial granules at either end, which
- * are checked here as pieces. */
+ * every granule's lock (128 MiB four other threads wrote: 1.10 -> 0.32 s,
+ * docs/performance.md round 51); on_event resets only the partial
+ * granules at either end, which are checked here as pieces. */
 static void gls_on_free_fast(void *self, const struct goldi_event *ev) {
     struct gls_engine *g = self;
     struct gls_thr *ts = thr_state(g, ev->thr);
