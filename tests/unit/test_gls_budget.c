@@ -133,11 +133,55 @@ CASE(goldilocks_gc_after_a_run_registered_ahead) {
     end();
 }
 
+/* An owner's inline record can hold a later pos than the owner's epoch
+ * start: T1 writes x, stays in that epoch while the GC moves the record to
+ * the tail (an entry with a materialised set), writes x again (the entry
+ * keeps its later pos: place_in_epoch) and the granule folds back inline,
+ * registered in the later chunk. T1's next write of x, still in the same
+ * epoch, must not store its epoch start under that registry chunk: the GC
+ * would visit the record only after the epoch start's chunk is freed, and
+ * never move that pos again (CI saw it once in tests/stress/signals.c as a
+ * false race after a join). T1 then releases L; the list grows until the
+ * cells of both chunks and of T1's release are collected; T2, ordered
+ * after T1 through L, reads x without a race; T0 races with T1's write. */
+CASE(goldilocks_owner_update_below_its_registry_chunk) {
+    begin();
+    struct goldi_thr *T0 = thr_new(), *T1 = thr_new(), *T2 = thr_new();
+    char *x = var(8);
+    struct goldi_sync *L = sync_new(GOLDI_SYNC_MUTEX);
+    fork_(1, T0, T1); fork_(2, T0, T2);
+    wr(3, T1, x);
+    uint64_t gc0 = stat_of("goldilocks.gc_runs"), mat0 = stat_of("goldilocks.entries_materialised");
+    for (unsigned i = 0; i < 300 * GLS_CHUNK / 2; i++) {   /* x's chunk collected: the record moved */
+        acq(4, T2, L); rel(5, T2, L);
+    }
+    EXPECT(stat_of("goldilocks.gc_runs") > gc0);
+    EXPECT(stat_of("goldilocks.entries_materialised") > mat0);
+    uint64_t contract0 = stat_of("goldilocks.inline_contractions");
+    wr(6, T1, x);   /* in the same epoch: the entry keeps the moved pos, folds back inline */
+    EXPECT(stat_of("goldilocks.inline_contractions") > contract0);
+    wr(7, T1, x);   /* the owner's update at its epoch start */
+    acq(8, T1, L); rel(9, T1, L);
+    uint64_t gc1 = stat_of("goldilocks.gc_runs");
+    for (unsigned i = 0; i < 600 * GLS_CHUNK / 2; i++) {   /* every chunk so far collected */
+        acq(10, T2, L); rel(11, T2, L);
+    }
+    EXPECT(stat_of("goldilocks.gc_runs") > gc1 + 2);
+    acq(12, T2, L);
+    rd(13, T2, x);
+    rel(14, T2, L);
+    EXPECT_EQ(gls_log.n, 0);
+    wr(15, T0, x);
+    EXPECT_EQ(races_at(&gls_log, 15), 2);
+    end();
+}
+
 int main(int argc, char **argv) {
     eh_verbose = argc > 1;
     gls_sink = eh_start(&goldi_engine_goldilocks, &gls_log);
     RUN(goldilocks_gc_budget_follows_moved_records);
     RUN(goldilocks_gc_run_capped_by_refs);
     RUN(goldilocks_gc_after_a_run_registered_ahead);
+    RUN(goldilocks_owner_update_below_its_registry_chunk);
     return harness_summary();
 }

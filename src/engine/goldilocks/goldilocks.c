@@ -1449,6 +1449,7 @@ GOLDI_INLINE bool inl_kept(const struct gls_thr *ts, const struct goldi_thr *thr
 GOLDI_INLINE void inl_store_kind(goldi_shadow_word_t *w, uintptr_t v, uint8_t piece, bool write, uint64_t pos,
                                  uint64_t op, uint64_t o3, goldi_origin_t o, uint64_t oa, uint64_t al) {
     unsigned pi = write ? 1 : 2, ai = write ? 5 : 6, osh = write ? 0 : 32;
+    GOLDI_DCHECK((pos >> GLS_CHUNK_BITS) + 1 >= inl_reg(v, atomic_load_explicit(&w[4], memory_order_relaxed)));
     if (op != pos)
         atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
     if ((goldi_origin_t)(o3 >> osh) != o)
@@ -2831,7 +2832,16 @@ static void inl_contract(struct gls_access *x, goldi_shadow_word_t *w) {
     struct gls_inl f;
     if (n == 0 || n > INL_CENTS || !inl_of_entries(x->t, es, n, &f))
         return;
-    uint64_t c = inl_min_pos(&f) >> GLS_CHUNK_BITS;
+    /* t's entries may start later than t's epoch (the GC moved one to the
+     * tail, and t's update in the same epoch kept its pos: place_in_epoch).
+     * t's epoch start moves up to them, which starts the same set {t}: the
+     * owner's updates store its epoch start (inl_try), which must not fall
+     * before the record's registry chunk, or the GC, visiting the record when
+     * that chunk is collected, finds a pos of a chunk already freed and never
+     * moves it (a false race once t's next own cell is collected too). */
+    uint64_t min = inl_min_pos(&f), c = min >> GLS_CHUNK_BITS;
+    if (x->ts->epoch_pos < min)
+        x->ts->epoch_pos = min;
     if (!gls_list_register_granule(x->g->list, x->base, c, x->t))
         return;
     f.reg = c + 1;
