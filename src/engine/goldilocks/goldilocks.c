@@ -1242,6 +1242,7 @@ static GOLDI_NOINLINE int inl_try_halve(struct gls_thr *ts, goldi_shadow_word_t 
     }
     unsigned pi = write ? 1 : 2, osh = write ? 0 : 32;
     uint64_t pos = ts->epoch_pos;
+    GOLDI_DCHECK((pos >> GLS_CHUNK_BITS) + 1 >= inl_reg(v, atomic_load_explicit(&w[4], memory_order_relaxed)));
     if (h == HALF_LO) {   /* the old history moves to the high half's words */
         atomic_store_explicit(&w[5], op, memory_order_relaxed);
         atomic_store_explicit(&w[6], (goldi_origin_t)(o3 >> osh), memory_order_relaxed);
@@ -1316,6 +1317,7 @@ GOLDI_INLINE int inl_half_update(struct gls_thr *ts, goldi_shadow_word_t *w, uin
     bool own_half = !!(v & GRAN_HALF_R) != write;   /* the access's kind is the half kind */
     uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16), m = write ? mw : mr;
     uint64_t pos = ts->epoch_pos, o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
+    GOLDI_DCHECK((pos >> GLS_CHUNK_BITS) + 1 >= inl_reg(v, atomic_load_explicit(&w[4], memory_order_relaxed)));
     uint64_t w5 = atomic_load_explicit(&w[5], memory_order_relaxed), w6 = atomic_load_explicit(&w[6], memory_order_relaxed);
     goldi_origin_t ox = (v & GRAN_DUALO) ? (goldi_origin_t)(w6 >> 32) : 0;   /* the other kind's, on its high half */
     uint64_t plo = atomic_load_explicit(&w[pi], memory_order_relaxed), phi = own_half ? w5 : plo;
