@@ -54,6 +54,7 @@ static void *killer(void *arg) {
 }
 
 int main(void) {
+    stress_watchdog(55);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_usr1;
