@@ -9,7 +9,7 @@
 #   bash scripts/stress-repeat.sh [RUNS] [PROGRAM ...]
 #   e.g. bash scripts/stress-repeat.sh 200 signals atomic_churn
 #
-# RUNS defaults to 50; programs to every tests/stress/*.c. Knobs
+# RUNS defaults to 50; programs to every tests/stress/*.c and *.cpp. Knobs
 # (environment): BUILD (build-debug: configured here if missing), CC_STRESS
 # (clang), ENGINE (goldilocks). Prints a line per program and exits 1 if any
 # run failed; the failing runs' output is kept in BUILD/stress-repeat/.
@@ -29,15 +29,16 @@ fi
 ninja -C "$build" goldi >/dev/null || exit 2
 
 if [ $# -eq 0 ]; then
-  set -- $(cd "$root/tests/stress" && ls *.c | sed 's/\.c$//')
+  set -- $(cd "$root/tests/stress" && ls *.c *.cpp | sed 's/\.c\(pp\)\{0,1\}$//')
 fi
 out="$build/stress-repeat"
 mkdir -p "$out"
 failed=0
 for prog in "$@"; do
   src="$root/tests/stress/$prog.c"
+  [ -f "$src" ] || src="$root/tests/stress/$prog.cpp"
   if [ ! -f "$src" ]; then
-    echo "stress-repeat: no tests/stress/$prog.c" >&2
+    echo "stress-repeat: no tests/stress/$prog.c or .cpp" >&2
     exit 2
   fi
   if ! "$root/tests/stress/run_stress.sh" "$cc" compile "$src" "$build" >"$out/$prog.compile" 2>&1; then

@@ -905,8 +905,10 @@ static uintptr_t inl_word0(const struct gls_inl *f) {
            (uintptr_t)f->mr << 16 | (uintptr_t)owner << 32;
 }
 
+static uint64_t inl_min_pos(const struct gls_inl *f);
 /* Writes every field and releases the lock bit by storing w[0] last. */
 GOLDI_INLINE void inl_store(goldi_shadow_word_t *w, const struct gls_inl *f) {
+    GOLDI_DCHECK(!(f->mw | f->mr) || f->reg <= (inl_min_pos(f) >> GLS_CHUNK_BITS) + 1);   /* (w[4]'s rule) */
     atomic_store_explicit(&w[1], f->pw, memory_order_relaxed);
     atomic_store_explicit(&w[2], f->pr, memory_order_relaxed);
     atomic_store_explicit(&w[3], (uint64_t)f->ow | (uint64_t)f->or << 32, memory_order_relaxed);
@@ -1910,6 +1912,10 @@ static GOLDI_NOINLINE bool mixed_store(goldi_shadow_word_t *w, const struct gls_
  * if they fit in PACK_CELLS, a readers' run or a mixed run; false (nothing
  * written) if not. Caller holds the granule lock. */
 static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_t n, uint64_t reg) {
+#if GOLDI_DEBUG >= 1
+    for (uint32_t i = 0; i < n; i++)   /* (registered no later than any cell's pos, as an inline record) */
+        GOLDI_CHECK((c[i].pos >> GLS_CHUNK_BITS) + 1 >= reg);
+#endif
     if (solo_store(w, c, n, reg))
         return true;   /* (one thread's entries stay a run whatever their count: solo_inplace) */
     uint64_t cw[2 * PACK_CELLS] = { 0 };
