@@ -864,6 +864,14 @@ GOLDI_INLINE uint64_t inl_reg(uintptr_t w0, uint64_t w4) {
     return (w0 & GRAN_SPLIT) ? (uint32_t)w4 : w4;
 }
 
+#if GOLDI_DEBUG >= 1
+/* Is pos in the record's registry chunk or a later one (w[4]'s rule; an
+ * owner's update that stores its epoch start must find it so)? */
+GOLDI_INLINE bool inl_pos_registered(const goldi_shadow_word_t *w, uintptr_t v, uint64_t pos) {
+    return (pos >> GLS_CHUNK_BITS) + 1 >= inl_reg(v, atomic_load_explicit(&w[4], memory_order_relaxed));
+}
+#endif
+
 static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
     f->mw = (uint8_t)(w0 >> 8);
     f->mr = (uint8_t)(w0 >> 16);
@@ -1244,7 +1252,7 @@ static GOLDI_NOINLINE int inl_try_halve(struct gls_thr *ts, goldi_shadow_word_t 
     }
     unsigned pi = write ? 1 : 2, osh = write ? 0 : 32;
     uint64_t pos = ts->epoch_pos;
-    GOLDI_DCHECK((pos >> GLS_CHUNK_BITS) + 1 >= inl_reg(v, atomic_load_explicit(&w[4], memory_order_relaxed)));
+    GOLDI_DCHECK(inl_pos_registered(w, v, pos));
     if (h == HALF_LO) {   /* the old history moves to the high half's words */
         atomic_store_explicit(&w[5], op, memory_order_relaxed);
         atomic_store_explicit(&w[6], (goldi_origin_t)(o3 >> osh), memory_order_relaxed);
@@ -1319,7 +1327,7 @@ GOLDI_INLINE int inl_half_update(struct gls_thr *ts, goldi_shadow_word_t *w, uin
     bool own_half = !!(v & GRAN_HALF_R) != write;   /* the access's kind is the half kind */
     uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16), m = write ? mw : mr;
     uint64_t pos = ts->epoch_pos, o3 = atomic_load_explicit(&w[3], memory_order_relaxed);
-    GOLDI_DCHECK((pos >> GLS_CHUNK_BITS) + 1 >= inl_reg(v, atomic_load_explicit(&w[4], memory_order_relaxed)));
+    GOLDI_DCHECK(inl_pos_registered(w, v, pos));
     uint64_t w5 = atomic_load_explicit(&w[5], memory_order_relaxed), w6 = atomic_load_explicit(&w[6], memory_order_relaxed);
     goldi_origin_t ox = (v & GRAN_DUALO) ? (goldi_origin_t)(w6 >> 32) : 0;   /* the other kind's, on its high half */
     uint64_t plo = atomic_load_explicit(&w[pi], memory_order_relaxed), phi = own_half ? w5 : plo;
@@ -1453,7 +1461,7 @@ GOLDI_INLINE bool inl_kept(const struct gls_thr *ts, const struct goldi_thr *thr
 GOLDI_INLINE void inl_store_kind(goldi_shadow_word_t *w, uintptr_t v, uint8_t piece, bool write, uint64_t pos,
                                  uint64_t op, uint64_t o3, goldi_origin_t o, uint64_t oa, uint64_t al) {
     unsigned pi = write ? 1 : 2, ai = write ? 5 : 6, osh = write ? 0 : 32;
-    GOLDI_DCHECK((pos >> GLS_CHUNK_BITS) + 1 >= inl_reg(v, atomic_load_explicit(&w[4], memory_order_relaxed)));
+    GOLDI_DCHECK(inl_pos_registered(w, v, pos));
     if (op != pos)
         atomic_store_explicit(&w[pi], pos, memory_order_relaxed);
     if ((goldi_origin_t)(o3 >> osh) != o)
