@@ -421,6 +421,13 @@ struct goldi_sink {
      * on_access would. Runs without the striped lock. May be NULL. */
     void (*on_access_fast)(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                            uintptr_t pc);
+    /* Optional, with on_access_fast: the same for an aligned access of a
+     * whole granule ([0]: 8 bytes) or two ([1]: 16 bytes), a read ([..][0])
+     * or a write ([..][1]). The runtime calls these from code compiled for
+     * each size and kind (rt/abi/access.c), saving the tests that
+     * on_access_fast's arguments need on array code's every access. Any
+     * NULL: on_access_fast takes those accesses. */
+    void (*on_whole_fast[2][2])(void *self, struct goldi_thr *thr, uintptr_t addr, uintptr_t pc);
     /* Optional, with on_access_fast: a plain READ/WRITE event of any size
      * (a range: memcpy, read(2)), taken by the dispatcher instead of its
      * pieces while this sink is the only one attached: handles every piece

@@ -4716,9 +4716,9 @@ GOLDI_INLINE void access_pair(struct gls_engine *g, struct goldi_thr *thr, uintp
 
 /* access_single and access_pair for reads, for writes: one copy each,
  * `write` constant. */
-#define ACCESS_COPY(name, path, write)                                                                        \
-    static GOLDI_NOINLINE void name(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, uintptr_t pc) { \
-        path(g, thr, addr, write, pc);                                                                        \
+#define ACCESS_COPY(name, path, write)                                                                  \
+    static GOLDI_NOINLINE void name(void *self, struct goldi_thr *thr, uintptr_t addr, uintptr_t pc) { \
+        path(self, thr, addr, write, pc);                                                               \
     }
 ACCESS_COPY(access_single_read, access_single, false)
 ACCESS_COPY(access_single_write, access_single, true)
@@ -6306,6 +6306,10 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
     sink->own_granule_locks = true;
     sink->free_sparse = true;   /* (access_piece: a FREE of a granule without state is a no-op) */
     sink->on_access_fast = gls_on_access_fast;
+    sink->on_whole_fast[0][0] = access_single_read;
+    sink->on_whole_fast[0][1] = access_single_write;
+    sink->on_whole_fast[1][0] = access_pair_read;
+    sink->on_whole_fast[1][1] = access_pair_write;
     sink->on_range_fast = gls_on_range_fast;
     sink->on_free_fast = gls_on_free_fast;
     sink->repeats = gls_repeats;
