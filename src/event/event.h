@@ -421,13 +421,13 @@ struct goldi_sink {
      * on_access would. Runs without the striped lock. May be NULL. */
     void (*on_access_fast)(void *self, struct goldi_thr *thr, uintptr_t addr, unsigned size, bool write,
                            uintptr_t pc);
-    /* Optional, with on_access_fast: the same for an aligned access of a
-     * whole granule ([0]: 8 bytes) or two ([1]: 16 bytes), a read ([..][0])
-     * or a write ([..][1]). The runtime calls these from code compiled for
-     * each size and kind (rt/abi/access.c), saving the tests that
-     * on_access_fast's arguments need on array code's every access. Any
-     * NULL: on_access_fast takes those accesses. */
-    void (*on_whole_fast[2][2])(void *self, struct goldi_thr *thr, uintptr_t addr, uintptr_t pc);
+    /* Optional, with on_access_fast: the same for an aligned access of 4
+     * bytes ([0]: at a multiple of 4), 8 ([1]) or 16 ([2]: at a multiple of
+     * 8), a read ([..][0]) or a write ([..][1]). The runtime calls these
+     * from code compiled for each size and kind (rt/abi/access.c), saving
+     * the tests on_access_fast's arguments need on every access. Any NULL:
+     * on_access_fast takes those accesses. */
+    void (*on_aligned_fast[3][2])(void *self, struct goldi_thr *thr, uintptr_t addr, uintptr_t pc);
     /* Optional, with on_access_fast: a plain READ/WRITE event of any size
      * (a range: memcpy, read(2)), taken by the dispatcher instead of its
      * pieces while this sink is the only one attached: handles every piece
@@ -459,6 +459,19 @@ struct goldi_sink {
      * exit of a detached thread): free estate[index]. May be NULL. */
     void (*on_thr_free)(void *self, struct goldi_thr *thr);
 };
+/* s's on_aligned_fast entry for a READ/WRITE of size bytes at addr, or NULL
+ * (not aligned, another size, or no entry: on_access_fast takes it).
+ * Inline: with a constant size the runtime's copies fold it to a test of
+ * the address. */
+typedef void (*goldi_aligned_fast_fn)(void *self, struct goldi_thr *thr, uintptr_t addr, uintptr_t pc);
+GOLDI_INLINE goldi_aligned_fast_fn goldi_sink_aligned_fast(const struct goldi_sink *s, uintptr_t addr, uint32_t size,
+                                                          bool write) {
+    if (size == 4)
+        return addr & 3 ? NULL : s->on_aligned_fast[0][write];
+    if (size == 8 || size == 16)
+        return addr & 7 ? NULL : s->on_aligned_fast[size / 8][write];
+    return NULL;
+}
 void goldi_dispatch_attach(struct goldi_sink *s);
 /* The only attached sink if it has on_access_fast, else NULL. */
 extern struct goldi_sink *goldi_dispatch_fast_sink;
@@ -476,8 +489,8 @@ void goldi_dispatch(const struct goldi_event *ev);
  * on_atomic is attached: the caller then takes the lock. */
 bool goldi_dispatch_own_load(const struct goldi_event *ev);
 /* goldi_dispatch as a live program's events reach the engines: a plain
- * READ/WRITE within two granules goes to the only sink's on_access_fast if
- * it has one (the runtime calls it before any event is built:
+ * READ/WRITE within two granules goes to the only sink's on_aligned_fast or
+ * on_access_fast if it has one (the runtime calls it before any event is built:
  * rt/abi/access.c), everything else to goldi_dispatch. For the trace
  * front-ends, so that a replay checks the path the runtime takes. */
 void goldi_dispatch_as_live(const struct goldi_event *ev);

@@ -163,22 +163,20 @@ GOLDI_INLINE void gfilter_mark(struct goldi_rt_thread *t, uint32_t epoch, uintpt
  * signal handler that finds the slot written a few instructions early
  * skips an access the engine records right after it returns, in the same
  * epoch: the same history. One copy per size and kind (access_miss below):
- * with both constant, an aligned 8- or 16-byte access goes straight to the
- * engine's entry for it (goldi_sink.on_whole_fast), and the tests of the
- * generic entry fold away (stencil: ~20 instructions of ~250 a miss). */
+ * with both constant, an aligned 4-, 8- or 16-byte access goes straight to
+ * the engine's entry for it (goldi_sink.on_aligned_fast), and the tests of
+ * the generic entry fold away (stencil: ~20 instructions of ~250 a miss). */
 GOLDI_INLINE void access_miss_body(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
                                    uint8_t kind, uintptr_t pc) {
     bool write = kind == GOLDI_EV_WRITE;
     if (!t->filter_window.skip)
         filter_note(t, epoch, addr, size, write);
     struct goldi_sink *fs = goldi_dispatch_fast_sink;
-    void (*whole)(void *, struct goldi_thr *, uintptr_t, uintptr_t) =
-        fs && (size == GOLDI_GRANULE || size == 2 * GOLDI_GRANULE) && !(addr & (GOLDI_GRANULE - 1))
-            ? fs->on_whole_fast[size == 2 * GOLDI_GRANULE][write] : NULL;
-    if (GOLDI_LIKELY(whole)) {
+    goldi_aligned_fast_fn aligned = fs ? goldi_sink_aligned_fast(fs, addr, size, write) : NULL;
+    if (GOLDI_LIKELY(aligned)) {
         t->in_rt++;   /* the origin may be interned (runtime allocator) */
         t->ignore++;
-        whole(fs->self, &t->thr, addr, pc);
+        aligned(fs->self, &t->thr, addr, pc);
         t->in_rt--;
         t->ignore--;
     } else if (GOLDI_LIKELY(fs) && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
@@ -199,13 +197,15 @@ GOLDI_INLINE void access_miss_body(uintptr_t addr, struct goldi_rt_thread *t, ui
     static GOLDI_NOINLINE void name(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uintptr_t pc) { \
         access_miss_body(addr, t, epoch, n, k, pc);                                                            \
     }
+ACCESS_MISS_COPY(access_miss_r4, 4, GOLDI_EV_READ)
+ACCESS_MISS_COPY(access_miss_w4, 4, GOLDI_EV_WRITE)
 ACCESS_MISS_COPY(access_miss_r8, 8, GOLDI_EV_READ)
 ACCESS_MISS_COPY(access_miss_w8, 8, GOLDI_EV_WRITE)
 ACCESS_MISS_COPY(access_miss_r16, 16, GOLDI_EV_READ)
 ACCESS_MISS_COPY(access_miss_w16, 16, GOLDI_EV_WRITE)
 #undef ACCESS_MISS_COPY
 
-/* Any other size or kind (1, 2, 4 bytes; a small range's size). */
+/* Any other size (1 or 2 bytes; a small range's size). */
 static GOLDI_NOINLINE void access_miss_any(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
                                            uint8_t kind, uintptr_t pc) {
     access_miss_body(addr, t, epoch, size, kind, pc);
@@ -215,7 +215,9 @@ static GOLDI_NOINLINE void access_miss_any(uintptr_t addr, struct goldi_rt_threa
  * they are constants (every __tsan_readN and __tsan_writeN). */
 GOLDI_INLINE void access_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
                               uint8_t kind, uintptr_t pc) {
-    if (size == GOLDI_GRANULE)
+    if (size == 4)
+        kind == GOLDI_EV_WRITE ? access_miss_w4(addr, t, epoch, pc) : access_miss_r4(addr, t, epoch, pc);
+    else if (size == GOLDI_GRANULE)
         kind == GOLDI_EV_WRITE ? access_miss_w8(addr, t, epoch, pc) : access_miss_r8(addr, t, epoch, pc);
     else if (size == 2 * GOLDI_GRANULE)
         kind == GOLDI_EV_WRITE ? access_miss_w16(addr, t, epoch, pc) : access_miss_r16(addr, t, epoch, pc);
