@@ -193,52 +193,79 @@ GOLDI_INLINE void access_miss_body(uintptr_t addr, struct goldi_rt_thread *t, ui
         filter_adapt(t);
 }
 
-#define ACCESS_MISS_COPY(name, n, k)                                                                           \
-    static GOLDI_NOINLINE void name(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uintptr_t pc) { \
-        access_miss_body(addr, t, epoch, n, k, pc);                                                            \
-    }
-ACCESS_MISS_COPY(access_miss_r4, 4, GOLDI_EV_READ)
-ACCESS_MISS_COPY(access_miss_w4, 4, GOLDI_EV_WRITE)
-ACCESS_MISS_COPY(access_miss_r8, 8, GOLDI_EV_READ)
-ACCESS_MISS_COPY(access_miss_w8, 8, GOLDI_EV_WRITE)
-ACCESS_MISS_COPY(access_miss_r16, 16, GOLDI_EV_READ)
-ACCESS_MISS_COPY(access_miss_w16, 16, GOLDI_EV_WRITE)
-#undef ACCESS_MISS_COPY
-
-/* Any other size (1 or 2 bytes; a small range's size). */
-static GOLDI_NOINLINE void access_miss_any(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
-                                           uint8_t kind, uintptr_t pc) {
-    access_miss_body(addr, t, epoch, size, kind, pc);
-}
-
-/* The copy of access_miss_body for size and kind: a constant choice where
- * they are constants (every __tsan_readN and __tsan_writeN). */
-GOLDI_INLINE void access_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
-                              uint8_t kind, uintptr_t pc) {
-    if (size == 4)
-        kind == GOLDI_EV_WRITE ? access_miss_w4(addr, t, epoch, pc) : access_miss_r4(addr, t, epoch, pc);
-    else if (size == GOLDI_GRANULE)
-        kind == GOLDI_EV_WRITE ? access_miss_w8(addr, t, epoch, pc) : access_miss_r8(addr, t, epoch, pc);
-    else if (size == 2 * GOLDI_GRANULE)
-        kind == GOLDI_EV_WRITE ? access_miss_w16(addr, t, epoch, pc) : access_miss_r16(addr, t, epoch, pc);
-    else
-        access_miss_any(addr, t, epoch, size, kind, pc);
-}
-
 /* The granule filter's miss: its mark, then the engine (apart from its
  * test, whose hits then keep no frame: the mark needs registers). */
-static GOLDI_NOINLINE void gfilter_mark_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch,
-                                             uint32_t size, uint8_t kind, uintptr_t pc) {
+GOLDI_INLINE void gfilter_mark_miss_body(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
+                                         uint8_t kind, uintptr_t pc);
+/* The granule filter's test, out of line (the filter's hit path stays
+ * without a frame), then the engine. */
+GOLDI_INLINE void gfilter_miss_body(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
+                                    uint8_t kind, uintptr_t pc);
+
+/* The out-of-line steps after the filter, one copy of each per size and
+ * kind where both are the __tsan_readN / __tsan_writeN entry's constants
+ * (the granule filter's test of an 8-byte access is then one bit: ~40 →
+ * ~30 instructions a hit in blackscholes), one for any size (a small
+ * range's): access_miss_<k><n> (4, 8, 16 bytes), gfilter_mark_miss_<k><n>
+ * and gfilter_miss_<k><n> (8, 16 bytes: the granule filter's sizes). */
+#define STEP_COPY(step, sfx, n, k)                                                                             \
+    static GOLDI_NOINLINE void step##_##sfx(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch,        \
+                                            uintptr_t pc) {                                                   \
+        step##_body(addr, t, epoch, n, k, pc);                                                                 \
+    }
+#define STEP_COPIES(step)                                                                                      \
+    STEP_COPY(step, r8, 8, GOLDI_EV_READ)                                                                      \
+    STEP_COPY(step, w8, 8, GOLDI_EV_WRITE)                                                                     \
+    STEP_COPY(step, r16, 16, GOLDI_EV_READ)                                                                    \
+    STEP_COPY(step, w16, 16, GOLDI_EV_WRITE)                                                                   \
+    static GOLDI_NOINLINE void step##_any(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size, \
+                                          uint8_t kind, uintptr_t pc) {                                        \
+        step##_body(addr, t, epoch, size, kind, pc);                                                           \
+    }
+STEP_COPY(access_miss, r4, 4, GOLDI_EV_READ)
+STEP_COPY(access_miss, w4, 4, GOLDI_EV_WRITE)
+STEP_COPIES(access_miss)
+STEP_COPIES(gfilter_mark_miss)
+STEP_COPIES(gfilter_miss)
+#undef STEP_COPIES
+#undef STEP_COPY
+
+/* The copy of each step for size and kind: a constant choice where they
+ * are constants. */
+#define STEP_PICK_8_16(step)                                                                    \
+    if (size == 8)                                                                              \
+        kind == GOLDI_EV_WRITE ? step##_w8(addr, t, epoch, pc) : step##_r8(addr, t, epoch, pc);   \
+    else if (size == 16)                                                                        \
+        kind == GOLDI_EV_WRITE ? step##_w16(addr, t, epoch, pc) : step##_r16(addr, t, epoch, pc); \
+    else                                                                                        \
+        step##_any(addr, t, epoch, size, kind, pc);
+GOLDI_INLINE void access_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size, uint8_t kind,
+                              uintptr_t pc) {
+    if (size == 4)
+        kind == GOLDI_EV_WRITE ? access_miss_w4(addr, t, epoch, pc) : access_miss_r4(addr, t, epoch, pc);
+    else
+        STEP_PICK_8_16(access_miss)
+}
+GOLDI_INLINE void gfilter_mark_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
+                                    uint8_t kind, uintptr_t pc) {
+    STEP_PICK_8_16(gfilter_mark_miss)
+}
+GOLDI_INLINE void gfilter_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size, uint8_t kind,
+                               uintptr_t pc) {
+    STEP_PICK_8_16(gfilter_miss)
+}
+#undef STEP_PICK_8_16
+
+GOLDI_INLINE void gfilter_mark_miss_body(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
+                                         uint8_t kind, uintptr_t pc) {
     gfilter_mark(t, epoch, addr, size, kind == GOLDI_EV_WRITE);
     if (GOLDI_UNLIKELY(--t->gfilter_window.left == 0))
         gfilter_adapt(t);
     access_miss(addr, t, epoch, size, kind, pc);
 }
 
-/* The granule filter's test, out of line (the filter's hit path stays
- * without a frame), then the engine. */
-static GOLDI_NOINLINE void gfilter_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
-                                       uint8_t kind, uintptr_t pc) {
+GOLDI_INLINE void gfilter_miss_body(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
+                                    uint8_t kind, uintptr_t pc) {
     if (gfilter_covers(t, epoch, addr, size, kind == GOLDI_EV_WRITE)) {
         /* (a hit of either filter: else the filter's window, whose repeats
          * the granule filter took, would skip the filter and then both) */
