@@ -1406,9 +1406,8 @@ unrepresentable:
  * alock has room here) or the result is not representable (a half with
  * two histories, or both kinds with one per half). Its caller, inl_try_any,
  * has tested kept. */
-static GOLDI_NOINLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
-                                       uint8_t piece, bool write, uintptr_t pc, unsigned size,
-                                       goldi_origin_t *found) {
+GOLDI_INLINE int inl_try_half_body(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
+                                   uint8_t piece, bool write, uintptr_t pc, unsigned size, goldi_origin_t *found) {
     if (thr->n_held)
         return INL_NO;
     if (!*found)
@@ -1426,6 +1425,26 @@ static GOLDI_NOINLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr
         gls_lease_note(ts->leases, &ts->lease, w, ts->epoch_pos);
     }
     return r;
+}
+
+/* inl_try_half compiled for each kind (out of line: whole-granule accesses
+ * inline inl_try on their hottest path, and this stays out of it); the
+ * choice is a constant where the caller's kind is (a 4-byte access's
+ * entry). A read's copy runs radix's and the codecs' half-record reads. */
+static GOLDI_NOINLINE int inl_try_half_read(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
+                                            uintptr_t v, uint8_t piece, uintptr_t pc, unsigned size,
+                                            goldi_origin_t *found) {
+    return inl_try_half_body(ts, thr, w, v, piece, false, pc, size, found);
+}
+static GOLDI_NOINLINE int inl_try_half_write(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
+                                             uintptr_t v, uint8_t piece, uintptr_t pc, unsigned size,
+                                             goldi_origin_t *found) {
+    return inl_try_half_body(ts, thr, w, v, piece, true, pc, size, found);
+}
+GOLDI_INLINE int inl_try_half(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uintptr_t v,
+                              uint8_t piece, bool write, uintptr_t pc, unsigned size, goldi_origin_t *found) {
+    return write ? inl_try_half_write(ts, thr, w, v, piece, pc, size, found)
+                 : inl_try_half_read(ts, thr, w, v, piece, pc, size, found);
 }
 
 /* Is v (w[0] as loaded) thr's plain inline record, one inl_try takes for
