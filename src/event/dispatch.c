@@ -231,14 +231,8 @@ void goldi_dispatch(const struct goldi_event *ev) {
 void goldi_dispatch_as_live(const struct goldi_event *ev) {
     struct goldi_sink *fs = goldi_dispatch_fast_sink;
     if (fs && (ev->kind == GOLDI_EV_READ || ev->kind == GOLDI_EV_WRITE) && !ev->flags && ev->size &&
-        (ev->addr & (GOLDI_GRANULE - 1)) + ev->size <= 2 * GOLDI_GRANULE) {
-        bool write = ev->kind == GOLDI_EV_WRITE;
-        goldi_aligned_fast_fn aligned = goldi_sink_aligned_fast(fs, ev->addr, ev->size, write);
-        if (aligned)
-            aligned(fs->self, ev->thr, ev->addr, ev->pc);
-        else
-            fs->on_access_fast(fs->self, ev->thr, ev->addr, ev->size, write, ev->pc);
-    } else {
+        (ev->addr & (GOLDI_GRANULE - 1)) + ev->size <= 2 * GOLDI_GRANULE)
+        goldi_sink_access_fast(fs, ev->thr, ev->addr, ev->size, ev->kind == GOLDI_EV_WRITE, ev->pc);
+    else
         goldi_dispatch(ev);
-    }
 }

@@ -472,6 +472,17 @@ GOLDI_INLINE goldi_aligned_fast_fn goldi_sink_aligned_fast(const struct goldi_si
         return addr & 7 ? NULL : s->on_aligned_fast[size / 8][write];
     return NULL;
 }
+/* Hands a plain READ/WRITE within two granules to the fast sink s: its
+ * on_aligned_fast entry where it has one, else on_access_fast (the
+ * runtime's miss path and trace replays, goldi_dispatch_as_live). */
+GOLDI_INLINE void goldi_sink_access_fast(const struct goldi_sink *s, struct goldi_thr *thr, uintptr_t addr,
+                                         uint32_t size, bool write, uintptr_t pc) {
+    goldi_aligned_fast_fn aligned = goldi_sink_aligned_fast(s, addr, size, write);
+    if (GOLDI_LIKELY(aligned))
+        aligned(s->self, thr, addr, pc);
+    else
+        s->on_access_fast(s->self, thr, addr, size, write, pc);
+}
 void goldi_dispatch_attach(struct goldi_sink *s);
 /* The only attached sink if it has on_access_fast, else NULL. */
 extern struct goldi_sink *goldi_dispatch_fast_sink;

@@ -172,18 +172,11 @@ GOLDI_INLINE void access_miss_body(uintptr_t addr, struct goldi_rt_thread *t, ui
     if (!t->filter_window.skip)
         filter_note(t, epoch, addr, size, write);
     struct goldi_sink *fs = goldi_dispatch_fast_sink;
-    goldi_aligned_fast_fn aligned = fs ? goldi_sink_aligned_fast(fs, addr, size, write) : NULL;
-    if (GOLDI_LIKELY(aligned)) {
+    if (GOLDI_LIKELY(fs) && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
+        /* At most two granules (16-byte accesses of vectorised loops). */
         t->in_rt++;   /* the origin may be interned (runtime allocator) */
         t->ignore++;
-        aligned(fs->self, &t->thr, addr, pc);
-        t->in_rt--;
-        t->ignore--;
-    } else if (GOLDI_LIKELY(fs) && (addr & (GOLDI_GRANULE - 1)) + size <= 2 * GOLDI_GRANULE) {
-        /* At most two granules (16-byte accesses of vectorised loops). */
-        t->in_rt++;
-        t->ignore++;
-        fs->on_access_fast(fs->self, &t->thr, addr, size, write, pc);
+        goldi_sink_access_fast(fs, &t->thr, addr, size, write, pc);
         t->in_rt--;
         t->ignore--;
     } else {
@@ -193,21 +186,14 @@ GOLDI_INLINE void access_miss_body(uintptr_t addr, struct goldi_rt_thread *t, ui
         filter_adapt(t);
 }
 
-/* The granule filter's miss: its mark, then the engine (apart from its
- * test, whose hits then keep no frame: the mark needs registers). */
-GOLDI_INLINE void gfilter_mark_miss_body(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
-                                         uint8_t kind, uintptr_t pc);
-/* The granule filter's test, out of line (the filter's hit path stays
- * without a frame), then the engine. */
-GOLDI_INLINE void gfilter_miss_body(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
-                                    uint8_t kind, uintptr_t pc);
-
 /* The out-of-line steps after the filter, one copy of each per size and
  * kind where both are the __tsan_readN / __tsan_writeN entry's constants
  * (the granule filter's test of an 8-byte access is then one bit: ~40 →
  * ~30 instructions a hit in blackscholes), one for any size (a small
  * range's): access_miss_<k><n> (4, 8, 16 bytes), gfilter_mark_miss_<k><n>
- * and gfilter_miss_<k><n> (8, 16 bytes: the granule filter's sizes). */
+ * and gfilter_miss_<k><n> (8, 16 bytes: the granule filter's sizes), each
+ * chosen by an inline function of the step's name (a constant choice
+ * where size and kind are constants). */
 #define STEP_COPY(step, sfx, n, k)                                                                             \
     static GOLDI_NOINLINE void step##_##sfx(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch,        \
                                             uintptr_t pc) {                                                   \
@@ -222,16 +208,6 @@ GOLDI_INLINE void gfilter_miss_body(uintptr_t addr, struct goldi_rt_thread *t, u
                                           uint8_t kind, uintptr_t pc) {                                        \
         step##_body(addr, t, epoch, size, kind, pc);                                                           \
     }
-STEP_COPY(access_miss, r4, 4, GOLDI_EV_READ)
-STEP_COPY(access_miss, w4, 4, GOLDI_EV_WRITE)
-STEP_COPIES(access_miss)
-STEP_COPIES(gfilter_mark_miss)
-STEP_COPIES(gfilter_miss)
-#undef STEP_COPIES
-#undef STEP_COPY
-
-/* The copy of each step for size and kind: a constant choice where they
- * are constants. */
 #define STEP_PICK_8_16(step)                                                                    \
     if (size == 8)                                                                              \
         kind == GOLDI_EV_WRITE ? step##_w8(addr, t, epoch, pc) : step##_r8(addr, t, epoch, pc);   \
@@ -239,6 +215,10 @@ STEP_COPIES(gfilter_miss)
         kind == GOLDI_EV_WRITE ? step##_w16(addr, t, epoch, pc) : step##_r16(addr, t, epoch, pc); \
     else                                                                                        \
         step##_any(addr, t, epoch, size, kind, pc);
+
+STEP_COPY(access_miss, r4, 4, GOLDI_EV_READ)
+STEP_COPY(access_miss, w4, 4, GOLDI_EV_WRITE)
+STEP_COPIES(access_miss)
 GOLDI_INLINE void access_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size, uint8_t kind,
                               uintptr_t pc) {
     if (size == 4)
@@ -246,16 +226,9 @@ GOLDI_INLINE void access_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_
     else
         STEP_PICK_8_16(access_miss)
 }
-GOLDI_INLINE void gfilter_mark_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
-                                    uint8_t kind, uintptr_t pc) {
-    STEP_PICK_8_16(gfilter_mark_miss)
-}
-GOLDI_INLINE void gfilter_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size, uint8_t kind,
-                               uintptr_t pc) {
-    STEP_PICK_8_16(gfilter_miss)
-}
-#undef STEP_PICK_8_16
 
+/* The granule filter's miss: its mark, then the engine (apart from its
+ * test, whose hits then keep no frame: the mark needs registers). */
 GOLDI_INLINE void gfilter_mark_miss_body(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
                                          uint8_t kind, uintptr_t pc) {
     gfilter_mark(t, epoch, addr, size, kind == GOLDI_EV_WRITE);
@@ -263,7 +236,14 @@ GOLDI_INLINE void gfilter_mark_miss_body(uintptr_t addr, struct goldi_rt_thread 
         gfilter_adapt(t);
     access_miss(addr, t, epoch, size, kind, pc);
 }
+STEP_COPIES(gfilter_mark_miss)
+GOLDI_INLINE void gfilter_mark_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
+                                    uint8_t kind, uintptr_t pc) {
+    STEP_PICK_8_16(gfilter_mark_miss)
+}
 
+/* The granule filter's test, out of line (the filter's hit path stays
+ * without a frame), then the engine. */
 GOLDI_INLINE void gfilter_miss_body(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size,
                                     uint8_t kind, uintptr_t pc) {
     if (gfilter_covers(t, epoch, addr, size, kind == GOLDI_EV_WRITE)) {
@@ -279,6 +259,14 @@ GOLDI_INLINE void gfilter_miss_body(uintptr_t addr, struct goldi_rt_thread *t, u
     }
     gfilter_mark_miss(addr, t, epoch, size, kind, pc);
 }
+STEP_COPIES(gfilter_miss)
+GOLDI_INLINE void gfilter_miss(uintptr_t addr, struct goldi_rt_thread *t, uint32_t epoch, uint32_t size, uint8_t kind,
+                               uintptr_t pc) {
+    STEP_PICK_8_16(gfilter_miss)
+}
+#undef STEP_PICK_8_16
+#undef STEP_COPIES
+#undef STEP_COPY
 
 /* A filter hit is an access of this epoch already checked: nothing to do,
  * whether or not the thread ignores accesses now (a signal handler inside
