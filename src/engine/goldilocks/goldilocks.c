@@ -4401,14 +4401,127 @@ static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *t
     }
 }
 
+/* The general rule's write by t, holding no lock, to an inline record of
+ * which another thread's entries stay on bytes the write does not touch,
+ * when the check settles every entry it overlaps without a walk, t has no
+ * W of its own there, t's epoch needs no new registration and at most
+ * PACK_CELLS entries are left: what inl_general stores (inl_foreign cannot
+ * take it: another thread's entries stay; pack_update drops the written
+ * bytes from the record's entries, in inl_cents' order, and adds t's W
+ * last; pack_contract finds the other thread's entry; pack_store writes
+ * the cells), without the general steps. Radix's scatter writing the
+ * first key of a granule another thread wrote and a third read. False,
+ * nothing changed, for anything else. Caller holds the granule lock. */
+static bool inl_write_packs(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
+                            uint8_t piece, uintptr_t pc, unsigned size) {
+    goldi_tid_t t = thr->tid;
+    uint64_t epoch = ts->epoch_pos;
+    if (thr->n_held || t >= PACK_OWNER_LIMIT || epoch >> PACK_POS_BITS)
+        return false;
+    uintptr_t v = inl_lock(g, w, t);
+    if (!v)
+        return false;
+    struct gls_inl f;
+    inl_read(w, v, &f);
+    struct gls_cent c[INL_CENTS + 1];
+    uint32_t n = inl_cents(&f, c), k = 0;
+    struct gls_settled st = { 0, 0, 0 };
+    bool foreign_left = false, ok = (epoch >> GLS_CHUNK_BITS) + 1 >= f.reg && !(f.reg >> PACK_REG_BITS);
+    for (uint32_t i = 0; ok && i < n; i++) {
+        ok = !(c[i].owner == t && c[i].kind == GLS_W) && pack_fits(&c[i]) &&
+             (!(c[i].mask & piece) || entry_settled(&st, ts, thr, c[i].owner, c[i].al, c[i].pos));
+        c[i].mask &= (uint8_t)~piece;
+        foreign_left |= c[i].mask && c[i].owner != t;
+        if (c[i].mask)
+            c[k++] = c[i];
+    }
+    goldi_origin_t origin = 0;
+    if (!ok || !foreign_left || k >= PACK_CELLS || !(origin = access_origin_at(ts, thr, pc, true, size))) {
+        atomic_store_explicit(&w[0], v, memory_order_release);
+        return false;
+    }
+    c[k++] = (struct gls_cent){ .pos = epoch, .origin = origin, .owner = t, .kind = GLS_W, .mask = piece };
+    uint64_t cw[2 * PACK_CELLS] = { 0 };
+    for (uint32_t i = 0; i < k; i++) {
+        cw[2 * i] = cell_a(&c[i]);
+        cw[2 * i + 1] = cell_b(&c[i]);
+    }
+#pragma GCC unroll 6
+    for (uint32_t i = 0; i < 2 * PACK_CELLS; i++)
+        atomic_store_explicit(&w[1 + i], cw[i], memory_order_relaxed);
+    atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)k << 4 | (uintptr_t)f.reg << 8, memory_order_release);
+    tstat(ts, GLS_ST_ACCESSES, 1);
+    settled_count(ts, &st);
+    tstat(ts, GLS_ST_RECORDED, 1);
+    tstat(ts, GLS_ST_PACK_NEW, 1);
+    return true;
+}
+
+/* The general rule's write by t, holding no lock, to a packed granule
+ * (cells) that folds it back into t's inline record: t's W cell from t's
+ * epoch, without an alock, on bytes the write does not touch, and every
+ * other cell on written bytes only, none a W of t's, settled without a
+ * walk; t's epoch needs no new registration. The result is pack_inplace's:
+ * t's cell takes the bytes if the access has its origin (the rule's
+ * sharing), else t's new cell goes after it, and pack_contract folds them
+ * (one W, or a half W record), without its general steps. Radix's scatter
+ * writing the second key of a granule after the first (inl_write_packs;
+ * from an unrolled loop's other copy: two origins). False, nothing
+ * changed, for anything else. Caller holds the granule lock. */
+static bool pack_write_completes(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w, uint8_t piece,
+                                 uintptr_t pc, unsigned size) {
+    uintptr_t w0 = atomic_load_explicit(&w[0], memory_order_relaxed);
+    uint64_t epoch = ts->epoch_pos;
+    goldi_tid_t t = thr->tid;
+    if (!pack_is(w0) || (w0 & (PACK_RUN | PACK_SOLO)) || thr->n_held || (epoch >> GLS_CHUNK_BITS) + 1 < pack_reg(w0))
+        return false;
+    uint32_t cells = (uint32_t)(w0 >> 4) & 3;
+    struct gls_settled st = { 0, 0, 0 };
+    struct gls_cent c[2] = { { 0 } };   /* t's cell, then the access's if it does not share */
+    for (uint32_t i = 0; i < cells; i++) {
+        uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
+        uint64_t b = atomic_load_explicit(&w[2 + 2 * i], memory_order_relaxed);
+        if (b & PACK_DUAL)
+            return false;
+        struct gls_cent e = cell_cent(a, b, (uint8_t)(b >> 32), (goldi_origin_t)b);
+        if (!c[0].mask && e.owner == t && e.kind == GLS_W && !(e.mask & piece) && e.pos >= epoch && !(b >> 42)) {
+            c[0] = e;
+            continue;
+        }
+        if ((e.mask & ~piece) || (e.owner == t && e.kind == GLS_W) ||   /* (t's W on the bytes: the rule may keep it) */
+            !entry_settled(&st, ts, thr, e.owner, e.al, e.pos))
+            return false;
+    }
+    goldi_origin_t origin;
+    if (!c[0].mask || !(origin = access_origin_at(ts, thr, pc, true, size)))
+        return false;
+    bool share = c[0].origin == origin;
+    if (share)
+        c[0].mask |= piece;
+    else
+        c[1] = (struct gls_cent){ .pos = epoch, .origin = origin, .owner = t, .kind = GLS_W, .mask = piece };
+    struct gls_inl f;
+    if (!inl_of_cents(t, t, c, share ? 1 : 2, &f))
+        return false;
+    f.reg = pack_reg(w0);
+    inl_store(w, &f);
+    tstat(ts, GLS_ST_ACCESSES, 1);
+    settled_count(ts, &st);
+    tstat(ts, share ? GLS_ST_SHARED : GLS_ST_RECORDED, 1);
+    tstat(ts, GLS_ST_PACK_CONTRACT, 1);
+    return true;
+}
+
 /* piece_locked's case of a packed granule: in place if it can be
- * (pack_inplace), else by the general way, under one hold of the lock. */
+ * (pack_write_completes, pack_inplace), else by the general way, under one
+ * hold of the lock. */
 static GOLDI_NOINLINE void piece_locked_packed(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
                                                goldi_shadow_word_t *w, uintptr_t addr, unsigned size, bool write,
                                                uintptr_t pc) {
     gran_lock(g, ts, w);
     uint8_t piece = byte_mask(addr, addr + size);
-    if (!pack_inplace(ts, thr, w, piece, write, pc, size) && !solo_inplace(ts, thr, w, piece, write, pc, size)) {
+    if (!(write && pack_write_completes(ts, thr, w, piece, pc, size)) &&
+        !pack_inplace(ts, thr, w, piece, write, pc, size) && !solo_inplace(ts, thr, w, piece, write, pc, size)) {
         struct goldi_event ev = plain_event(thr, write, addr, size, pc);
         access_locked(g, ts, &ev, addr, size, w);
     }
@@ -4429,6 +4542,19 @@ static GOLDI_NOINLINE void piece_locked_entries(struct gls_engine *g, struct gls
     gran_unlock(ts, w);
 }
 
+/* piece_locked's case of a write to an inline record: inl_write_packs if it
+ * can, else the general way, under one hold of the lock. */
+static GOLDI_NOINLINE void piece_locked_inline_write(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
+                                                     goldi_shadow_word_t *w, uintptr_t addr, unsigned size,
+                                                     uintptr_t pc) {
+    gran_lock(g, ts, w);
+    if (!inl_write_packs(g, ts, thr, w, byte_mask(addr, addr + size), pc, size)) {
+        struct goldi_event ev = plain_event(thr, true, addr, size, pc);
+        access_locked(g, ts, &ev, addr, size, w);
+    }
+    gran_unlock(ts, w);
+}
+
 /* pieces_locked for an access inside the granule at w (radix's and
  * hashtable's scatters: kept lean, no loop). */
 static GOLDI_NOINLINE void piece_locked(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr,
@@ -4440,6 +4566,10 @@ static GOLDI_NOINLINE void piece_locked(struct gls_engine *g, struct gls_thr *ts
     }
     if (w0 && !(w0 & (GRAN_INL | GRAN_OVF))) {
         piece_locked_entries(g, ts, thr, w, addr, size, write, pc);
+        return;
+    }
+    if (write && inl_is(w0)) {
+        piece_locked_inline_write(g, ts, thr, w, addr, size, pc);
         return;
     }
     struct goldi_event ev = plain_event(thr, write, addr, size, pc);
