@@ -4520,7 +4520,7 @@ static GOLDI_NOINLINE void piece_locked_packed(struct gls_engine *g, struct gls_
                                                uintptr_t pc) {
     gran_lock(g, ts, w);
     uint8_t piece = byte_mask(addr, addr + size);
-    if (!(write && pack_write_completes(ts, thr, w, piece, pc, size)) &&
+    if (!(write && !thr->n_held && pack_write_completes(ts, thr, w, piece, pc, size)) &&
         !pack_inplace(ts, thr, w, piece, write, pc, size) && !solo_inplace(ts, thr, w, piece, write, pc, size)) {
         struct goldi_event ev = plain_event(thr, write, addr, size, pc);
         access_locked(g, ts, &ev, addr, size, w);
@@ -4568,7 +4568,9 @@ static GOLDI_NOINLINE void piece_locked(struct gls_engine *g, struct gls_thr *ts
         piece_locked_entries(g, ts, thr, w, addr, size, write, pc);
         return;
     }
-    if (write && inl_is(w0)) {
+    /* (a thread holding a lock, or the owner writing to its own record, is
+     * left to the general path at once: inl_write_packs would decline) */
+    if (write && inl_is(w0) && !thr->n_held && (inl_owner(w0) != thr->tid || (w0 & GRAN_SPLIT))) {
         piece_locked_inline_write(g, ts, thr, w, addr, size, pc);
         return;
     }
