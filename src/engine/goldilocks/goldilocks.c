@@ -3058,23 +3058,29 @@ static bool inl_foreign(struct gls_access *x, goldi_shadow_word_t *w, uint8_t pi
     return true;
 }
 
-/* inl_foreign_fast's read by t of another thread's half W record (no R):
- * the record becomes a split one (the W as it is, t's R on the piece) when
- * every W half the read overlaps is settled by an earlier walk and none of
- * the W has a later pos than those (pack_contract's rule for split records;
- * a half record's entries have no alock). The scatter's output read by the
- * next pass (radix: another thread's keys, written from two unrolled copies). */
-static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
-                                               uintptr_t v, uint8_t piece, uintptr_t pc, unsigned size,
-                                               goldi_origin_t *found) {
+/* inl_foreign_fast's read by t, holding no lock, of part of another
+ * thread's W record (no R), half or not: the record becomes a split one
+ * (the W as it is, t's R on the piece) when every W half the read overlaps
+ * is settled by an earlier walk and none of the W has a later pos than
+ * those (pack_contract's rule for split records; a half record's entries
+ * have no alock, a plain one keeps its W's in w[5]), as the general way
+ * (inl_foreign_ok, cents_settled, inl_foreign_apply) leaves it. The
+ * scatter's output read by the next pass (radix: another thread's keys,
+ * written from one statement, or from two unrolled copies: a half W). */
+static GOLDI_NOINLINE bool inl_split_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
+                                          uintptr_t v, uint8_t piece, uintptr_t pc, unsigned size,
+                                          goldi_origin_t *found) {
     goldi_tid_t wt = inl_owner(v);
     uint8_t mw = (uint8_t)(v >> 8);
-    uint64_t plo = atomic_load_explicit(&w[1], memory_order_relaxed), phi = atomic_load_explicit(&w[5], memory_order_relaxed);
+    bool half = v & GRAN_HALF;
+    uint64_t plo = atomic_load_explicit(&w[1], memory_order_relaxed), w5 = atomic_load_explicit(&w[5], memory_order_relaxed);
+    uint64_t phi = half ? w5 : plo;   /* (w5: the high half's pos, or W's alock) */
     uint64_t last = plo > phi ? plo : phi;
     bool lo = piece & mw & HALF_LO, hi = piece & mw & HALF_HI;
     if ((!lo && !hi) || (lo && !oc_has(ts, wt, plo)) || (hi && !oc_has(ts, wt, phi)) ||
-        ((lo ? plo : 0) < last && (hi ? phi : 0) < last))
-        return false;
+        ((lo ? plo : 0) < last && (hi ? phi : 0) < last) ||
+        (!half && !(goldi_origin_t)atomic_load_explicit(&w[3], memory_order_relaxed)))
+        return false;   /* (a split record's W has an origin: inl_foreign_ok) */
     if (!*found)
         *found = access_origin_at(ts, thr, pc, false, size);
     goldi_origin_t origin = *found;
@@ -3084,7 +3090,7 @@ static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_
         !gls_lease_revoke(ts->leases, w, wt, v | GRAN_LOCK))
         return false;
     if (atomic_load_explicit(&w[4], memory_order_relaxed) != reg || atomic_load_explicit(&w[1], memory_order_relaxed) != plo ||
-        atomic_load_explicit(&w[5], memory_order_relaxed) != phi) {
+        atomic_load_explicit(&w[5], memory_order_relaxed) != w5) {
         atomic_store_explicit(&w[0], v, memory_order_release);   /* (changed since read: the locked path) */
         return false;
     }
@@ -3092,9 +3098,11 @@ static GOLDI_NOINLINE bool inl_split_half_fast(struct gls_thr *ts, struct goldi_
     atomic_store_explicit(&w[2], pos, memory_order_relaxed);
     atomic_store_explicit(&w[3], inl_o3_with(o3, false, origin), memory_order_relaxed);
     atomic_store_explicit(&w[4], reg | (uint64_t)wt << 32, memory_order_relaxed);
+    if (!half)
+        atomic_store_explicit(&w[6], 0, memory_order_relaxed);   /* t's R, without an alock */
     atomic_store_explicit(&w[0], (v & ~((uintptr_t)UINT32_MAX << 32)) | GRAN_SPLIT | (uintptr_t)piece << 16 |
                                      (uintptr_t)thr->tid << 32, memory_order_release);
-    tstat(ts, GLS_ST_CACHED, (uint64_t)lo + hi);
+    tstat(ts, GLS_ST_CACHED, half ? (uint64_t)lo + hi : 1);
     tstat(ts, GLS_ST_INL_FOREIGN_FAST, 1);
     return true;
 }
@@ -3168,9 +3176,9 @@ GOLDI_INLINE bool inl_handoff(struct gls_thr *ts, const struct goldi_thr *thr, g
 static GOLDI_NOINLINE bool inl_foreign_fast(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
                                            uintptr_t v, uint8_t piece, bool write, uintptr_t pc, unsigned size,
                                            goldi_origin_t *found) {
-    if ((v & (GRAN_LOCK | GRAN_HALF | GRAN_HALF_R | GRAN_DUALO | GRAN_SPLIT | (uintptr_t)0xff << 16)) == GRAN_HALF &&
-        !write && !thr->n_held && inl_owner(v) != thr->tid)
-        return inl_split_half_fast(ts, thr, w, v, piece, pc, size, found);
+    if (!(v & (GRAN_LOCK | GRAN_HALF_R | GRAN_DUALO | GRAN_SPLIT | (uintptr_t)0xff << 16)) &&
+        (piece != 0xff || (v & GRAN_HALF)) && !write && !thr->n_held && inl_owner(v) != thr->tid)
+        return inl_split_fast(ts, thr, w, v, piece, pc, size, found);
     if (v & (GRAN_LOCK | GRAN_HALF))
         return false;   /* (a half record: the locked path) */
     /* What w[0] alone shows cannot go ahead leaves the line alone, instead
