@@ -1934,6 +1934,16 @@ static GOLDI_NOINLINE bool mixed_store(goldi_shadow_word_t *w, const struct gls_
     return true;
 }
 
+/* Writes cell words cw[0..2n) (the granule's other cell words 0), then
+ * w[0]: a packed granule of n cells registered in chunk reg - 1 (clearing
+ * BUSY). Caller holds the granule lock. */
+GOLDI_INLINE void pack_cells_store(goldi_shadow_word_t *w, const uint64_t *cw, uint32_t n, uint64_t reg) {
+#pragma GCC unroll 6   /* (six plain stores; the loop cost as much as the cells' encoding) */
+    for (uint32_t i = 0; i < 2 * PACK_CELLS; i++)
+        atomic_store_explicit(&w[1 + i], i < 2 * n ? cw[i] : 0, memory_order_relaxed);
+    atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)n << 4 | (uintptr_t)reg << 8, memory_order_release);
+}
+
 /* Stores entries c[0..n) (each pack_fits) registered in chunk reg - 1,
  * w[0] last (clearing BUSY), as a solo run if they are one, else as cells
  * if they fit in PACK_CELLS, a readers' run or a mixed run; false (nothing
@@ -1945,7 +1955,7 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_
 #endif
     if (solo_store(w, c, n, reg))
         return true;   /* (one thread's entries stay a run whatever their count: solo_inplace) */
-    uint64_t cw[2 * PACK_CELLS] = { 0 };
+    uint64_t cw[2 * PACK_CELLS];
     uint32_t used = 0, cells = 0;   /* bit i: c[i] went into a DUAL cell with an earlier one */
     for (uint32_t i = 0; i < n; i++) {
         if (used >> i & 1)
@@ -1973,10 +1983,7 @@ static bool pack_store(goldi_shadow_word_t *w, const struct gls_cent *c, uint32_
         cw[2 * cells + 1] = b;
         cells++;
     }
-#pragma GCC unroll 6   /* (six plain stores; the loop cost as much as the cells' encoding) */
-    for (uint32_t i = 0; i < 2 * PACK_CELLS; i++)
-        atomic_store_explicit(&w[1 + i], cw[i], memory_order_relaxed);
-    atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)cells << 4 | (uintptr_t)reg << 8, memory_order_release);
+    pack_cells_store(w, cw, cells, reg);
     return true;
 }
 
@@ -3525,9 +3532,7 @@ static bool pack_inplace(struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow
         if (pack_contract(&x, w, c, k, pack_reg(w0), piece))
             return true;
     }
-    for (uint32_t i = 0; i < 2 * PACK_CELLS; i++)
-        atomic_store_explicit(&w[1 + i], i < 2 * k ? cw[i] : 0, memory_order_relaxed);
-    atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)k << 4 | (uintptr_t)pack_reg(w0) << 8, memory_order_release);
+    pack_cells_store(w, cw, k, pack_reg(w0));
     tstat(ts, GLS_ST_PACK_UPDATE, 1);
     return true;
 }
@@ -4449,15 +4454,12 @@ static bool inl_write_packs(struct gls_engine *g, struct gls_thr *ts, struct gol
         return false;
     }
     c[k++] = (struct gls_cent){ .pos = epoch, .origin = origin, .owner = t, .kind = GLS_W, .mask = piece };
-    uint64_t cw[2 * PACK_CELLS] = { 0 };
+    uint64_t cw[2 * PACK_CELLS];
     for (uint32_t i = 0; i < k; i++) {
         cw[2 * i] = cell_a(&c[i]);
         cw[2 * i + 1] = cell_b(&c[i]);
     }
-#pragma GCC unroll 6
-    for (uint32_t i = 0; i < 2 * PACK_CELLS; i++)
-        atomic_store_explicit(&w[1 + i], cw[i], memory_order_relaxed);
-    atomic_store_explicit(&w[0], GRAN_PACK | (uintptr_t)k << 4 | (uintptr_t)f.reg << 8, memory_order_release);
+    pack_cells_store(w, cw, k, f.reg);
     tstat(ts, GLS_ST_ACCESSES, 1);
     settled_count(ts, &st);
     tstat(ts, GLS_ST_RECORDED, 1);
@@ -4528,7 +4530,7 @@ static GOLDI_NOINLINE void piece_locked_packed(struct gls_engine *g, struct gls_
                                                uintptr_t pc) {
     gran_lock(g, ts, w);
     uint8_t piece = byte_mask(addr, addr + size);
-    if (!(write && !thr->n_held && pack_write_completes(ts, thr, w, piece, pc, size)) &&
+    if (!(write && pack_write_completes(ts, thr, w, piece, pc, size)) &&
         !pack_inplace(ts, thr, w, piece, write, pc, size) && !solo_inplace(ts, thr, w, piece, write, pc, size)) {
         struct goldi_event ev = plain_event(thr, write, addr, size, pc);
         access_locked(g, ts, &ev, addr, size, w);
