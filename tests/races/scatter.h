@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include "invisible_barrier.h"
+#include "threads.h"
 
 #define N 64
 _Alignas(8) int keys[N];
@@ -62,12 +63,7 @@ static int scatter_run(void)
                             fourth,
 #endif
   };
-  enum { n = sizeof fn / sizeof fn[0] };
-  pthread_t t[n];
-  for (int i = 0; i < n; i++)
-    pthread_create(&t[i], NULL, fn[i], NULL);
-  for (int i = 0; i < n; i++)
-    pthread_join(t[i], NULL);
+  run_threads(fn, sizeof fn / sizeof fn[0]);
   printf("%ld %d %d\n", sum, keys[0], keys[N - 1]);
   return 0;
 }
