@@ -6,10 +6,10 @@
 
 static void run_threads(void *(*const fn[])(void *), int n)
 {
-  pthread_t t[16];
-  for (int i = 0; i < n && i < 16; i++)
+  pthread_t t[n];
+  for (int i = 0; i < n; i++)
     pthread_create(&t[i], NULL, fn[i], NULL);
-  for (int i = 0; i < n && i < 16; i++)
+  for (int i = 0; i < n; i++)
     pthread_join(t[i], NULL);
 }
 #endif
