@@ -1064,6 +1064,55 @@ GOLDI_INLINE uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
     return n;
 }
 
+/* inl_cents of the inline record at w (v: its w[0], held), decoded from
+ * its words without the record between (inl_read's and inl_cents' copies
+ * were a sixth of radix's scatter write, inl_write_packs); *reg: its
+ * registry chunk + 1. */
+GOLDI_INLINE uint32_t inl_cents_at(goldi_shadow_word_t *w, uintptr_t v, struct gls_cent *c, uint64_t *reg) {
+    uint64_t o3 = atomic_load_explicit(&w[3], memory_order_relaxed), w4 = atomic_load_explicit(&w[4], memory_order_relaxed);
+    uint64_t w5 = atomic_load_explicit(&w[5], memory_order_relaxed), w6 = atomic_load_explicit(&w[6], memory_order_relaxed);
+    uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16);
+    bool half = v & GRAN_HALF;
+    struct gls_alock none = { 0, 0, 0 };
+    uint32_t n = 0, at[2] = { INL_CENTS, INL_CENTS };   /* by kind: its entry's index */
+    *reg = inl_reg(v, w4);
+    if (mw) {
+        at[GLS_W] = n;
+        c[n++] = (struct gls_cent){ .pos = atomic_load_explicit(&w[1], memory_order_relaxed),
+                                    .al = half ? none : alock_unpack(w5),
+                                    .origin = (goldi_origin_t)o3,
+                                    .owner = (v & GRAN_SPLIT) ? (goldi_tid_t)(w4 >> 32) : inl_owner(v),
+                                    .kind = GLS_W,
+                                    .mask = mw };
+    }
+    if (mr) {
+        at[GLS_R] = n;
+        c[n++] = (struct gls_cent){ .pos = atomic_load_explicit(&w[2], memory_order_relaxed),
+                                    .al = half ? none : alock_unpack(w6),
+                                    .origin = (goldi_origin_t)(o3 >> 32),
+                                    .owner = inl_owner(v),
+                                    .kind = GLS_R,
+                                    .mask = mr };
+    }
+    uint32_t h = at[(v & GRAN_HALF_R) ? GLS_R : GLS_W], o = at[(v & GRAN_HALF_R) ? GLS_W : GLS_R];
+    if (!half || h == INL_CENTS)
+        return n;
+    GOLDI_DCHECK((c[h].mask & HALF_LO) && (c[h].mask & HALF_HI));
+    c[n] = c[h];   /* the high half's entry */
+    c[n].pos = w5;
+    c[n].origin = (goldi_origin_t)w6;
+    c[n++].mask &= HALF_HI;
+    c[h].mask &= HALF_LO;
+    if ((v & GRAN_DUALO) && o < INL_CENTS) {
+        GOLDI_DCHECK((c[o].mask & HALF_LO) && (c[o].mask & HALF_HI));
+        c[n] = c[o];   /* the other kind's high half */
+        c[n].origin = (goldi_origin_t)(w6 >> 32);
+        c[n++].mask &= HALF_HI;
+        c[o].mask &= HALF_LO;
+    }
+    return n;
+}
+
 /* A half record's other kind has two origins only while it has bytes on
  * both halves and they differ (on the high half only, its origin is ox). */
 static void inl_dualo_normalise(struct gls_inl *f) {
@@ -4512,37 +4561,42 @@ static bool inl_write_packs(struct gls_engine *g, struct gls_thr *ts, struct gol
     uintptr_t v = inl_lock(g, w, t);
     if (!v)
         return false;
-    struct gls_inl f;
-    inl_read(w, v, &f);
-    struct gls_cent c[INL_CENTS + 1];
-    uint32_t n = inl_cents(&f, c), k = 0;
+    struct gls_cent c[INL_CENTS];
+    uint64_t reg;
+    uint32_t n = inl_cents_at(w, v, c, &reg), k = 0;
+    uint64_t cw[2 * PACK_CELLS];   /* the cells left, in inl_cents' order, then t's W */
     struct gls_settled st = { 0, 0, 0 };
-    bool foreign_left = false, ok = (epoch >> GLS_CHUNK_BITS) + 1 >= f.reg && !(f.reg >> PACK_REG_BITS);
-    for (uint32_t i = 0; ok && i < n; i++) {
-        ok = !(c[i].owner == t && c[i].kind == GLS_W) && pack_fits(&c[i]) &&
-             (!(c[i].mask & piece) || entry_settled(&st, ts, thr, c[i].owner, c[i].al, c[i].pos));
-        c[i].mask &= (uint8_t)~piece;
-        foreign_left |= c[i].mask && c[i].owner != t;
-        if (c[i].mask)
-            c[k++] = c[i];
-    }
+    bool foreign_left = false;
     goldi_origin_t origin = 0;
-    if (!ok || !foreign_left || k >= PACK_CELLS || !(origin = access_origin_at(ts, thr, pc, true, size))) {
-        atomic_store_explicit(&w[0], v, memory_order_release);
-        return false;
+    if ((epoch >> GLS_CHUNK_BITS) + 1 < reg || (reg >> PACK_REG_BITS))
+        goto decline;
+    for (uint32_t i = 0; i < n; i++) {
+        if ((c[i].owner == t && c[i].kind == GLS_W) || !pack_fits(&c[i]) ||
+            ((c[i].mask & piece) && !entry_settled(&st, ts, thr, c[i].owner, c[i].al, c[i].pos)))
+            goto decline;
+        c[i].mask &= (uint8_t)~piece;
+        if (!c[i].mask)
+            continue;
+        if (k == PACK_CELLS - 1)
+            goto decline;   /* (no cell left for t's W) */
+        foreign_left |= c[i].owner != t;
+        cw[2 * k] = cell_a(&c[i]);
+        cw[2 * k++ + 1] = cell_b(&c[i]);
     }
-    c[k++] = (struct gls_cent){ .pos = epoch, .origin = origin, .owner = t, .kind = GLS_W, .mask = piece };
-    uint64_t cw[2 * PACK_CELLS];
-    for (uint32_t i = 0; i < k; i++) {
-        cw[2 * i] = cell_a(&c[i]);
-        cw[2 * i + 1] = cell_b(&c[i]);
-    }
-    pack_cells_store(w, cw, k, f.reg);
+    if (!foreign_left || !(origin = access_origin_at(ts, thr, pc, true, size)))
+        goto decline;
+    struct gls_cent e = { .pos = epoch, .origin = origin, .owner = t, .kind = GLS_W, .mask = piece };
+    cw[2 * k] = cell_a(&e);
+    cw[2 * k++ + 1] = cell_b(&e);
+    pack_cells_store(w, cw, k, reg);
     tstat(ts, GLS_ST_ACCESSES, 1);
     settled_count(ts, &st);
     tstat(ts, GLS_ST_RECORDED, 1);
     tstat(ts, GLS_ST_PACK_NEW, 1);
     return true;
+decline:
+    atomic_store_explicit(&w[0], v, memory_order_release);
+    return false;
 }
 
 /* The general rule's write by t, holding no lock, to a packed granule
@@ -4552,7 +4606,9 @@ static bool inl_write_packs(struct gls_engine *g, struct gls_thr *ts, struct gol
  * walk; t's epoch needs no new registration. The result is pack_inplace's:
  * t's cell takes the bytes if the access has its origin (the rule's
  * sharing), else t's new cell goes after it, and pack_contract folds them
- * (one W, or a half W record), without its general steps. Radix's scatter
+ * (one W, or a half W record), without its general steps: the record's
+ * words are written straight from the cell's (no cell or record decoded
+ * and copied: radix -t 4, 613 -> 474 instructions a call). Radix's scatter
  * writing the second key of a granule after the first (inl_write_packs;
  * from an unrolled loop's other copy: two origins). False, nothing
  * changed, for anything else. Caller holds the granule lock. */
@@ -4565,34 +4621,53 @@ static bool pack_write_completes(struct gls_thr *ts, struct goldi_thr *thr, gold
         return false;
     uint32_t cells = (uint32_t)(w0 >> 4) & 3;
     struct gls_settled st = { 0, 0, 0 };
-    struct gls_cent c[2] = { { 0 } };   /* t's cell, then the access's if it does not share */
+    struct gls_alock none = { 0, 0, 0 };   /* (t holds no lock: no cell's alock orders it) */
+    uint64_t ta = 0, tb = 0;               /* t's W cell's words (none while tb's mask is 0) */
     for (uint32_t i = 0; i < cells; i++) {
         uint64_t a = atomic_load_explicit(&w[1 + 2 * i], memory_order_relaxed);
         uint64_t b = atomic_load_explicit(&w[2 + 2 * i], memory_order_relaxed);
+        goldi_tid_t owner = (goldi_tid_t)(a >> PACK_POS_BITS);
+        uint64_t pos = a & ((UINT64_C(1) << PACK_POS_BITS) - 1);
+        uint8_t mask = (uint8_t)(b >> 32);
+        bool own_w = owner == t && !(b >> 40 & 1);
         if (b & PACK_DUAL)
             return false;
-        struct gls_cent e = cell_cent(a, b, (uint8_t)(b >> 32), (goldi_origin_t)b);
-        if (!c[0].mask && e.owner == t && e.kind == GLS_W && !(e.mask & piece) && e.pos >= epoch && !(b >> 42)) {
-            c[0] = e;
+        if (!(uint8_t)(tb >> 32) && own_w && !(mask & piece) && pos >= epoch && !(b >> 42)) {
+            ta = a, tb = b;
             continue;
         }
-        if ((e.mask & ~piece) || (e.owner == t && e.kind == GLS_W) ||   /* (t's W on the bytes: the rule may keep it) */
-            !entry_settled(&st, ts, thr, e.owner, e.al, e.pos))
+        if ((mask & ~piece) || own_w ||   /* (t's W on the bytes: the rule may keep it) */
+            !entry_settled(&st, ts, thr, owner, none, pos))
             return false;
     }
+    uint8_t m = (uint8_t)(tb >> 32);
     goldi_origin_t origin;
-    if (!c[0].mask || !(origin = access_origin_at(ts, thr, pc, true, size)))
+    if (!m || !(origin = access_origin_at(ts, thr, pc, true, size)))
         return false;
-    bool share = c[0].origin == origin;
-    if (share)
-        c[0].mask |= piece;
-    else
-        c[1] = (struct gls_cent){ .pos = epoch, .origin = origin, .owner = t, .kind = GLS_W, .mask = piece };
-    struct gls_inl f;
-    if (!inl_of_cents(t, t, c, share ? 1 : 2, &f))
-        return false;
-    f.reg = pack_reg(w0);
-    inl_store(w, &f);
+    /* t's W on every byte it covers: one history if the access shares its
+     * cell's origin, else a half record (inl_of_cents' result, stored as
+     * inl_store stores it) */
+    uint64_t plo = ta & ((UINT64_C(1) << PACK_POS_BITS) - 1), phi = 0;
+    goldi_origin_t olo = (goldi_origin_t)tb, ohi = 0;
+    bool share = olo == origin;
+    uintptr_t half = 0;
+    if (!share) {
+        bool cell_lo = !(m & HALF_HI) && !(piece & HALF_LO), cell_hi = !(m & HALF_LO) && !(piece & HALF_HI);
+        if (!cell_lo && !cell_hi)
+            return false;   /* (two histories within a half) */
+        half = GRAN_HALF;
+        phi = cell_lo ? epoch : plo, ohi = cell_lo ? origin : olo;
+        if (cell_hi)
+            plo = epoch, olo = origin;
+    }
+    atomic_store_explicit(&w[1], plo, memory_order_relaxed);
+    atomic_store_explicit(&w[2], 0, memory_order_relaxed);
+    atomic_store_explicit(&w[3], olo, memory_order_relaxed);
+    atomic_store_explicit(&w[4], pack_reg(w0), memory_order_relaxed);
+    atomic_store_explicit(&w[5], phi, memory_order_relaxed);
+    atomic_store_explicit(&w[6], ohi, memory_order_relaxed);
+    atomic_store_explicit(&w[0], GRAN_INL | half | (uintptr_t)(m | piece) << 8 | (uintptr_t)t << 32,
+                          memory_order_release);
     tstat(ts, GLS_ST_ACCESSES, 1);
     settled_count(ts, &st);
     tstat(ts, share ? GLS_ST_SHARED : GLS_ST_RECORDED, 1);
