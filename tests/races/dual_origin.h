@@ -23,8 +23,6 @@ long sum;
 pthread_mutex_t after_writes = PTHREAD_MUTEX_INITIALIZER, after_reads = PTHREAD_MUTEX_INITIALIZER;
 ib_flag owner_done, third_done;
 
-static void pass(pthread_mutex_t *m) { pthread_mutex_lock(m); pthread_mutex_unlock(m); }
-
 static __attribute__((noinline)) void write_low(void) { for (int i = 0; i < N; i += 2) keys[i] = i; }
 static __attribute__((noinline)) void write_high(void) { for (int i = 1; i < N; i += 2) keys[i] = i; }
 static __attribute__((noinline)) void read_low(void) { for (int i = 0; i < N; i += 2) sum += keys[i]; }

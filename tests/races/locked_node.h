@@ -38,9 +38,6 @@ long sums[3];   /* one a function: the threads' own data */
 pthread_mutex_t L = PTHREAD_MUTEX_INITIALIZER, seen = PTHREAD_MUTEX_INITIALIZER, written = PTHREAD_MUTEX_INITIALIZER;
 ib_flag keys_written, counts_written, first_read, second_done, checked;
 
-/* Orders the caller after the mutex's last holder (and releases it again). */
-static void pass(pthread_mutex_t *m) { pthread_mutex_lock(m); pthread_mutex_unlock(m); }
-
 static __attribute__((noinline)) void write_keys(void) { for (int i = 0; i < N; i++) nodes[i].key = 3u * i; }
 static __attribute__((noinline)) void write_counts(void) { for (int i = 0; i < N; i++) nodes[i].count = 1; }
 static __attribute__((noinline)) void read_first(void)

@@ -23,9 +23,6 @@ long sum;
 pthread_mutex_t after_fill = PTHREAD_MUTEX_INITIALIZER, after_read = PTHREAD_MUTEX_INITIALIZER;
 ib_flag filled, read_done, third_done;
 
-/* Orders the caller after the mutex's last holder (and releases it again). */
-static void pass(pthread_mutex_t *m) { pthread_mutex_lock(m); pthread_mutex_unlock(m); }
-
 static __attribute__((noinline)) void fill_keys(void) { for (int i = 0; i < N; i++) keys[i] = i * 7; }
 static __attribute__((noinline)) void read_keys(void) { long s = 0; for (int i = 0; i < N; i++) s += keys[i]; sum = s; }
 /* The low or high key of each granule from granule `first` on. Granule 0 is

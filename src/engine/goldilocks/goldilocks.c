@@ -872,7 +872,7 @@ GOLDI_INLINE bool inl_pos_registered(const goldi_shadow_word_t *w, uintptr_t v, 
 }
 #endif
 
-static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
+GOLDI_INLINE void inl_read_body(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
     f->mw = (uint8_t)(w0 >> 8);
     f->mr = (uint8_t)(w0 >> 16);
     f->owner = inl_owner(w0);
@@ -900,6 +900,10 @@ static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) {
     }
     f->wowner = (w0 & GRAN_SPLIT) ? (goldi_tid_t)(w4 >> 32) : f->owner;
 }
+
+/* (out of line for the paths that read a record once; inl_cents_at takes
+ * the body inline) */
+static void inl_read(goldi_shadow_word_t *w, uintptr_t w0, struct gls_inl *f) { inl_read_body(w, w0, f); }
 
 GOLDI_INLINE bool inl_split(const struct gls_inl *f) {
     return f->mw && f->mr && f->wowner != f->owner;
@@ -1064,53 +1068,14 @@ GOLDI_INLINE uint32_t inl_cents(const struct gls_inl *f, struct gls_cent *c) {
     return n;
 }
 
-/* inl_cents of the inline record at w (v: its w[0], held), decoded from
- * its words without the record between (inl_read's and inl_cents' copies
- * were a sixth of radix's scatter write, inl_write_packs); *reg: its
- * registry chunk + 1. */
+/* inl_cents of the inline record at w (v: its w[0], held), with inl_read
+ * inline so that the record between them stays in registers (radix's
+ * scatter write, inl_write_packs); *reg: its registry chunk + 1. */
 GOLDI_INLINE uint32_t inl_cents_at(goldi_shadow_word_t *w, uintptr_t v, struct gls_cent *c, uint64_t *reg) {
-    uint64_t o3 = atomic_load_explicit(&w[3], memory_order_relaxed), w4 = atomic_load_explicit(&w[4], memory_order_relaxed);
-    uint64_t w5 = atomic_load_explicit(&w[5], memory_order_relaxed), w6 = atomic_load_explicit(&w[6], memory_order_relaxed);
-    uint8_t mw = (uint8_t)(v >> 8), mr = (uint8_t)(v >> 16);
-    bool half = v & GRAN_HALF;
-    struct gls_alock none = { 0, 0, 0 };
-    uint32_t n = 0, at[2] = { INL_CENTS, INL_CENTS };   /* by kind: its entry's index */
-    *reg = inl_reg(v, w4);
-    if (mw) {
-        at[GLS_W] = n;
-        c[n++] = (struct gls_cent){ .pos = atomic_load_explicit(&w[1], memory_order_relaxed),
-                                    .al = half ? none : alock_unpack(w5),
-                                    .origin = (goldi_origin_t)o3,
-                                    .owner = (v & GRAN_SPLIT) ? (goldi_tid_t)(w4 >> 32) : inl_owner(v),
-                                    .kind = GLS_W,
-                                    .mask = mw };
-    }
-    if (mr) {
-        at[GLS_R] = n;
-        c[n++] = (struct gls_cent){ .pos = atomic_load_explicit(&w[2], memory_order_relaxed),
-                                    .al = half ? none : alock_unpack(w6),
-                                    .origin = (goldi_origin_t)(o3 >> 32),
-                                    .owner = inl_owner(v),
-                                    .kind = GLS_R,
-                                    .mask = mr };
-    }
-    uint32_t h = at[(v & GRAN_HALF_R) ? GLS_R : GLS_W], o = at[(v & GRAN_HALF_R) ? GLS_W : GLS_R];
-    if (!half || h == INL_CENTS)
-        return n;
-    GOLDI_DCHECK((c[h].mask & HALF_LO) && (c[h].mask & HALF_HI));
-    c[n] = c[h];   /* the high half's entry */
-    c[n].pos = w5;
-    c[n].origin = (goldi_origin_t)w6;
-    c[n++].mask &= HALF_HI;
-    c[h].mask &= HALF_LO;
-    if ((v & GRAN_DUALO) && o < INL_CENTS) {
-        GOLDI_DCHECK((c[o].mask & HALF_LO) && (c[o].mask & HALF_HI));
-        c[n] = c[o];   /* the other kind's high half */
-        c[n].origin = (goldi_origin_t)(w6 >> 32);
-        c[n++].mask &= HALF_HI;
-        c[o].mask &= HALF_LO;
-    }
-    return n;
+    struct gls_inl f;
+    inl_read_body(w, v, &f);
+    *reg = f.reg;
+    return inl_cents(&f, c);
 }
 
 /* A half record's other kind has two origins only while it has bytes on
