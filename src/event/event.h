@@ -60,28 +60,33 @@ struct goldi_token {
  * location. Owned by event/sync.c; memory is type-stable (recycled, never
  * unmapped), so a stale pointer never faults. */
 struct goldi_sync {
-    uintptr_t addr;             /* the object's address in the program */
+    /* An atomic operation's fields first, on the object's first cache line
+     * with tok[0]'s id and estate (the engines' per-token state): the
+     * operation's section then moves one line between the cores that use
+     * the location, where it moved two with the counts 270 bytes further
+     * on (docs/performance.md, round 59). */
     uint8_t kind;               /* enum goldi_sync_kind */
     goldi_spinlock_t lock;      /* serialises events on this object; for atomics the
                                    "perform op + record" critical section (T3, T8) */
-    struct goldi_sync *next;    /* hash chain (sync.c) */
-    /* tok[0]: mutex/spin/cond/sem/once/atomic; rwlock write side R.w; barrier slot 0.
-       tok[1]: rwlock read side R.r; barrier slot 1 (generation g uses slot g & 1). */
-    struct goldi_token tok[2];
-    uint64_t bar_gen[2];        /* barrier generation currently held by tok[i] */
-    uint32_t bar_count;         /* barrier: threads per generation */
-    uint64_t bar_arrivals;      /* barrier: arrivals so far (generation = arrivals / count) */
-    goldi_tid_t owner;          /* recursive mutex: owner, or GOLDI_TID_NONE */
-    uint32_t depth;             /* recursive mutex: nesting level of the owner */
     _Atomic uint64_t n_writes;  /* atomic: operations that may store (stores, RMWs,
                                    CASes), counted under lock *before* each is performed
                                    (rt/abi/atomic.c): a load that finds the count unchanged
                                    on both sides of it read no newer store */
-    goldi_tid_t last_storer;    /* atomic: thread of the latest of them if it was a plain
-                                   store (not an RMW); GOLDI_TID_NONE otherwise (dispatcher) */
     _Atomic uint64_t own_mark;  /* atomic: the same as one word, for loads without the lock:
                                    goldi_own_mark(n_writes, last_storer) when the latest
                                    counted operation is that thread's plain store, else 0 */
+    goldi_tid_t last_storer;    /* atomic: thread of the latest of them if it was a plain
+                                   store (not an RMW); GOLDI_TID_NONE otherwise (dispatcher) */
+    goldi_tid_t owner;          /* recursive mutex: owner, or GOLDI_TID_NONE */
+    /* tok[0]: mutex/spin/cond/sem/once/atomic; rwlock write side R.w; barrier slot 0.
+       tok[1]: rwlock read side R.r; barrier slot 1 (generation g uses slot g & 1). */
+    struct goldi_token tok[2];
+    uintptr_t addr;             /* the object's address in the program */
+    struct goldi_sync *next;    /* hash chain (sync.c) */
+    uint64_t bar_gen[2];        /* barrier generation currently held by tok[i] */
+    uint32_t bar_count;         /* barrier: threads per generation */
+    uint32_t depth;             /* recursive mutex: nesting level of the owner */
+    uint64_t bar_arrivals;      /* barrier: arrivals so far (generation = arrivals / count) */
 };
 
 /* own_mark's value for the n-th counted operation, a plain store of thread
