@@ -15,10 +15,10 @@ void goldi_die(const char *msg) {
     goldi_os_abort();
 }
 
-void goldi_spin_wait_slow(goldi_spinlock_t *l) {
+void goldi_spin_wait_slow(goldi_spinlock_t *l, unsigned rounds) {
     for (unsigned spins = 0;;) {
         while (atomic_load_explicit(&l->v, memory_order_relaxed))
-            goldi_spin_backoff(&spins);
+            goldi_spin_backoff_after(&spins, rounds);
         if (goldi_spin_trylock(l))
             return;
     }

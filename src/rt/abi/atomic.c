@@ -8,6 +8,7 @@
 #include <goldi/tsan_abi.h>
 #include "../rt.h"
 #include "../../event/sync.h"
+#include "../intercept/intercept.h"
 
 #define RET_PC() ((uintptr_t)__builtin_return_address(0))
 
@@ -30,9 +31,23 @@ GOLDI_INLINE void leave(struct goldi_rt_thread *t) {
     t->ignore--;
 }
 
+/* Pause rounds before a waiter for a section gives its core away while the
+ * program has more runnable threads than CPUs. A section is held for an
+ * event's whole dispatch, most of a lock-free program's time in the
+ * runtime, so its holder is then often preempted inside it: a waiter that
+ * yields sooner than after the other locks' GOLDI_SPIN_ROUNDS lets it run.
+ * With a CPU for every runnable thread the holder is running, and yielding
+ * early only costs syscalls (docs/performance.md, round 59). */
+#define SECTION_SPIN_ROUNDS_CROWDED 16
+
+GOLDI_INLINE void section_acquire(goldi_spinlock_t *l) {
+    if (GOLDI_UNLIKELY(!goldi_spin_trylock(l)))
+        goldi_spin_wait_slow(l, goldi_icpt_spin_pays() ? GOLDI_SPIN_ROUNDS : SECTION_SPIN_ROUNDS_CROWDED);
+}
+
 GOLDI_INLINE struct goldi_sync *section_lock(const volatile void *a) {
     struct goldi_sync *o = goldi_sync_get((uintptr_t)a, GOLDI_SYNC_ATOMIC);
-    goldi_spin_lock(&o->lock);
+    section_acquire(&o->lock);
     return o;
 }
 
@@ -300,7 +315,7 @@ static a128 load128(const volatile a128 *a) {
                 return r;                                                                        \
             }                                                                                    \
         }                                                                                        \
-        goldi_spin_lock(&o->lock);                                                               \
+        section_acquire(&o->lock);                                                               \
         T r = LOAD_##S(a, m);                                                                    \
         section_end(t, o, GOLDI_EV_ATOMIC_LOAD, a, n / 8, m, RET_PC());                          \
         return r;                                                                                \
