@@ -140,6 +140,10 @@ GOLDI_INLINE void goldi_rt_filters_start(struct goldi_rt_thread *t, bool on) {
     t->gfilter_window = (struct goldi_window){ .skip = !on, .left = GOLDI_GFILTER_WINDOW * GOLDI_GFILTER_LONG };
 }
 
+/* A barrier's departure starts a phase of the program: a skip span of the
+ * filter ends there (access.c), since its verdict was the last phase's. */
+void goldi_rt_filter_new_phase(struct goldi_rt_thread *t);
+
 /* The calling thread's state; NULL before the runtime initialised it. */
 extern GOLDI_TLS struct goldi_rt_thread *goldi_cur;
 

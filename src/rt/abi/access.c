@@ -52,6 +52,20 @@ static GOLDI_NOINLINE void filter_adapt(struct goldi_rt_thread *t) {
     atomic_fetch_add_explicit(&filter_windows[0][skip], 1, memory_order_relaxed);
 }
 
+/* A skip span cut short at a phase's start (rt.h): nbody's update phase,
+ * every access a first, left the filter skipped for 65,536 accesses into
+ * the force phase, whose reads of the shared loop bound and positions then
+ * took the granule locks the four threads share; on two cores a holder
+ * preempted there made the others yield (1,046 yields a run, three times
+ * TSan's context switches). A phase without repeats costs one window of
+ * lookups again. */
+void goldi_rt_filter_new_phase(struct goldi_rt_thread *t) {
+    if (!t->filter_window.skip || t->filter_off)
+        return;
+    t->filter_passed -= t->filter_window.left;   /* (the span's accesses not made) */
+    filter_adapt(t);
+}
+
 /* The end of a granule filter window (its misses) or skip span: it is kept
  * while its hits are at least twice its misses. Where the shadow is in
  * cache its lookup and mark cost about what the engine's kept path does,

@@ -63,5 +63,6 @@ GOLDI_EXPORT int pthread_barrier_wait(pthread_barrier_t *b) {
     goldi_icpt_emit_sync(GOLDI_EV_BAR_ARRIVE, s, NULL, GOLDI_LOCK_EXCL, gen, pc);
     int r = GOLDI_ICPT_BLOCKING(GOLDI_REAL(pthread_barrier_wait)(b));
     goldi_icpt_emit_sync(GOLDI_EV_BAR_DEPART, s, NULL, GOLDI_LOCK_EXCL, gen, pc);
+    goldi_rt_filter_new_phase(t);
     return r;
 }
