@@ -273,6 +273,17 @@ static inline void acq(int l, struct goldi_thr *t, struct goldi_sync *m) {
 static inline void rel(int l, struct goldi_thr *t, struct goldi_sync *m) {
     lock_(l, GOLDI_EV_LOCK_REL, t, m, GOLDI_LOCK_EXCL);
 }
+/* n critical sections of t that each append a release cell, to grow the
+ * Goldilocks update list: on m and on a second lock in turn (t retaking
+ * the lock it released last, with nothing between, resumes the deferred
+ * release: no cell at all, docs/goldilocks.md). */
+static inline void lock_rounds(int l, struct goldi_thr *t, struct goldi_sync *m, long n) {
+    struct goldi_sync *m2 = goldi_sync_get((uintptr_t)var(8), GOLDI_SYNC_MUTEX);
+    for (long i = 0; i < n; i++) {
+        acq(l, t, (i & 1) ? m2 : m);
+        rel(l, t, (i & 1) ? m2 : m);
+    }
+}
 static inline void rdlock(int l, struct goldi_thr *t, struct goldi_sync *m) {
     lock_(l, GOLDI_EV_LOCK_ACQ, t, m, GOLDI_LOCK_SHARED);
 }
@@ -546,17 +557,18 @@ static inline void eh_random_round(struct eh_round *g, const struct eh_random_cf
             acc(l++, GOLDI_EV_WRITE, T[0], mem + eh_rnd(EH_NV) * 8, 8);
         fork_(l++, T[0], T[i]);
     }
-    struct goldi_sync *NMX = NULL;
+    struct goldi_sync *NMX[2] = { NULL, NULL };
     if (cfg->burst) {
         g->noise = thr_new();
-        NMX = sync_new(GOLDI_SYNC_MUTEX);
+        NMX[0] = sync_new(GOLDI_SYNC_MUTEX);
+        NMX[1] = sync_new(GOLDI_SYNC_MUTEX);   /* (two in turn: each release appends a cell, lock_rounds) */
         fork_(l++, T[0], g->noise);
     }
     for (int step = 0; step < cfg->steps; step++, l++) {
         if (cfg->burst && (step == 30 || step == 60)) {
             struct goldi_event a = mk(l, GOLDI_EV_LOCK_ACQ, g->noise), r = mk(l, GOLDI_EV_LOCK_REL, g->noise);
-            a.obj = r.obj = NMX;
             for (int k = 0; k < 35000; k++) {
+                a.obj = r.obj = NMX[k & 1];
                 goldi_dispatch(&a);
                 goldi_dispatch(&r);
             }

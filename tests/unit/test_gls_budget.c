@@ -110,17 +110,13 @@ CASE(goldilocks_gc_after_a_run_registered_ahead) {
     for (int i = 0; i < 10; i++)
         wr(3, T1, a + 8 * i);
     uint64_t gc0 = stat_of("goldilocks.gc_runs");
-    for (unsigned i = 0; i < 300 * GLS_CHUNK / 2; i++) {   /* T1's epoch's chunk closed and freed */
-        acq(4, T2, L); rel(5, T2, L);
-    }
+    lock_rounds(4, T2, L, 300 * GLS_CHUNK / 2); /* T1's epoch's chunk closed and freed */
     EXPECT(stat_of("goldilocks.gc_runs") > gc0 + 2);
     for (int i = 10; i < N; i++)
         wr(6, T1, a + 8 * i);
     acq(7, T1, L); rel(8, T1, L);
     uint64_t gc1 = stat_of("goldilocks.gc_runs");
-    for (unsigned i = 0; i < 300 * GLS_CHUNK / 2; i++) {   /* and the records' chunks after them */
-        acq(9, T2, L); rel(10, T2, L);
-    }
+    lock_rounds(9, T2, L, 300 * GLS_CHUNK / 2); /* and the records' chunks after them */
     EXPECT(stat_of("goldilocks.gc_runs") > gc1 + 2);
     acq(11, T2, L);
     for (int i = 0; i < N; i++)
@@ -152,9 +148,7 @@ CASE(goldilocks_owner_update_below_its_registry_chunk) {
     fork_(1, T0, T1); fork_(2, T0, T2);
     wr(3, T1, x);
     uint64_t gc0 = stat_of("goldilocks.gc_runs"), mat0 = stat_of("goldilocks.entries_materialised");
-    for (unsigned i = 0; i < 300 * GLS_CHUNK / 2; i++) {   /* x's chunk collected: the record moved */
-        acq(4, T2, L); rel(5, T2, L);
-    }
+    lock_rounds(4, T2, L, 300 * GLS_CHUNK / 2); /* x's chunk collected: the record moved */
     EXPECT(stat_of("goldilocks.gc_runs") > gc0);
     EXPECT(stat_of("goldilocks.entries_materialised") > mat0);
     uint64_t contract0 = stat_of("goldilocks.inline_contractions");
@@ -163,9 +157,7 @@ CASE(goldilocks_owner_update_below_its_registry_chunk) {
     wr(7, T1, x);   /* the owner's update at its epoch start */
     acq(8, T1, L); rel(9, T1, L);
     uint64_t gc1 = stat_of("goldilocks.gc_runs");
-    for (unsigned i = 0; i < 600 * GLS_CHUNK / 2; i++) {   /* every chunk so far collected */
-        acq(10, T2, L); rel(11, T2, L);
-    }
+    lock_rounds(10, T2, L, 600 * GLS_CHUNK / 2); /* every chunk so far collected */
     EXPECT(stat_of("goldilocks.gc_runs") > gc1 + 2);
     acq(12, T2, L);
     rd(13, T2, x);

@@ -95,7 +95,10 @@
     X(GC_SNAPS, "gc_entries_snapshot")                               \
     X(ACQ_SKIPPED, "acquire_cells_skipped")                          \
     X(INL_LEASED, "inline_leased_updates")                           \
-    X(ATOMIC_LOCKFREE, "atomic_records_lockfree")
+    X(ATOMIC_LOCKFREE, "atomic_records_lockfree")                      \
+    X(REL_DEFERRED, "release_cells_deferred")                         \
+    X(REL_SAVED, "release_cells_saved")                               \
+    X(REL_FOR_OTHER, "release_cells_for_others")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -183,6 +186,16 @@ struct gls_orc {
 #define KEPT_WINDOW 4096u
 #define KEPT_SKIP 65536u
 
+/* A release cell deferred (pend_defer) and then flushed costs a CAS on
+ * the lock's line more than the eager cell, and another core taking the
+ * lock may own that line: sharedspot, whose threads go from one spot's
+ * lock to another's and never retake one, ran 1.16x slower with every
+ * release deferred. So a thread defers in windows of DEFER_WINDOW
+ * releases, and a window with fewer than a quarter resumed is followed by
+ * DEFER_SKIP eager releases (multiset resumes 60 %). */
+#define DEFER_WINDOW 64u
+#define DEFER_SKIP 4096u
+
 /* An atomic location (its token's id) whose stores up to the writes-th
  * the thread has acquired (acq_atomic); id 0: empty. */
 #define GLS_ACQ_MEMO 16
@@ -206,10 +219,17 @@ struct gls_thr {
      * can be in a fresh set {t} are t's own (a JOIN cell "t => parent" comes
      * after t's exit), so {t} started anywhere in [epoch_pos, tail] stays {t}
      * up to the tail: all those starts are the same set, and an entry of t may
-     * use epoch_pos as its pos (and keep it while no cell of t follows). */
+     * use epoch_pos as its pos (and keep it while no cell of t follows).
+     * GLS_POS_PENDING while t's last release cell is deferred (pend_*). */
     uint64_t epoch_pos;
     struct gls_lease_thr lease;       /* the leases t holds (gls_lease.h; its hot fields in this line) */
     bool rel_fenced;                  /* t issued a release fence: some set may hold Frel(t) */
+    /* t's deferred release cell (pend_defer): the lock token's slot, the
+     * value t left in it (tok_pend) and the epoch_pos it had then */
+    void **pend_slot;
+    uintptr_t pend_val;
+    uint64_t pend_epoch;
+    struct goldi_window defer_window; /* deferrals tried, hits: those a retake made unneeded (pend_defer) */
     struct gls_map map;               /* walk scratch */
     struct gls_tscratch *sc;          /* access scratch (kept off the user's stack) */
     struct gls_mag cur, spare;        /* free entries: no pool lock on the common path (entry_new) */
@@ -262,6 +282,16 @@ struct gls_engine {
     struct gls_shard st[GLS_SHARDS];
     struct gls_leases leases;        /* owners' leases on blocks of inline records */
 };
+
+/* gls_thr.epoch_pos while t's release cell is deferred (pend_defer): no
+ * access of t may use it, so every entry of the engine tests for it first
+ * (pend_check) and appends the cell; only the lock's retake resumes it. */
+#define GLS_POS_PENDING UINT64_MAX
+static void pend_flush(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t);
+GOLDI_INLINE void pend_check(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t) {
+    if (GOLDI_UNLIKELY(ts && ts->epoch_pos == GLS_POS_PENDING))
+        pend_flush(g, ts, t);
+}
 
 static void stat(struct gls_engine *g, goldi_tid_t t, unsigned k, uint64_t d) {
     atomic_fetch_add_explicit(&g->st[t & (GLS_SHARDS - 1)].v[k], d, memory_order_relaxed);
@@ -328,6 +358,7 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     /* No cell of the thread exists yet: any start up to the tail is its epoch. */
     s->epoch_pos = atomic_load(&g->list->tail);
     s->kept_window.left = KEPT_WINDOW;
+    s->defer_window.left = DEFER_WINDOW;
     s->leases = &g->leases;
     goldi_spin_lock(&g->thr_lock);
     gls_lease_thread_start(&g->leases, &s->lease, thr->tid);
@@ -3994,7 +4025,9 @@ GOLDI_INLINE void access_piece(struct gls_engine *g, struct gls_thr *ts, const s
  * for it. */
 static void gls_on_access(void *self, const struct goldi_event *ev, uintptr_t addr, unsigned size) {
     struct gls_engine *g = self;
-    access_piece(g, thr_state(g, ev->thr), ev, addr, size);
+    struct gls_thr *ts = thr_state(g, ev->thr);
+    pend_check(g, ts, ev->thr->tid);
+    access_piece(g, ts, ev, addr, size);
 }
 
 /* Does the slot word v hold an atomic entry (AW or AR)? Their kinds' tags
@@ -4856,6 +4889,7 @@ GOLDI_INLINE void access_fast_whole_body(struct gls_engine *g, struct gls_thr *t
 GOLDI_INLINE void access_fast_part_body(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, unsigned size,
                                        bool write, uintptr_t pc) {
     struct gls_thr *ts = thr->estate[g->env.index];
+    pend_check(g, ts, thr->tid);
     uintptr_t base = addr & ~(uintptr_t)(GOLDI_GRANULE - 1);
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(fast_plane, base);
     if (write && w)
@@ -4982,6 +5016,7 @@ GOLDI_INLINE bool pair_lean(struct gls_thr *ts, struct goldi_thr *thr, goldi_sha
  * does not take (another thread's record, a lock held). */
 GOLDI_INLINE void access_single(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, bool write, uintptr_t pc) {
     struct gls_thr *ts = thr->estate[g->env.index];
+    pend_check(g, ts, thr->tid);
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(fast_plane, addr);
     if (w)
         prefetch_next_granule(w, write);
@@ -4997,6 +5032,7 @@ GOLDI_INLINE void access_single(struct gls_engine *g, struct goldi_thr *thr, uin
  * the frame this one sets up for them. */
 GOLDI_INLINE void access_pair(struct gls_engine *g, struct goldi_thr *thr, uintptr_t addr, bool write, uintptr_t pc) {
     struct gls_thr *ts = thr->estate[g->env.index];
+    pend_check(g, ts, thr->tid);
     goldi_shadow_word_t *w = goldi_shadow_word_if_present(fast_plane, addr);
     if (GOLDI_LIKELY(ts && w)) {
         prefetch_sweep_ahead(w, write);
@@ -5035,6 +5071,7 @@ static void gls_on_range_fast(void *self, const struct goldi_event *ev) {
     struct gls_engine *g = self;
     struct goldi_thr *thr = ev->thr;
     struct gls_thr *ts = thr_state(g, thr);
+    pend_check(g, ts, thr->tid);
     bool write = ev->kind == GOLDI_EV_WRITE;
     uintptr_t a = ev->addr, end = a + ev->size;
     if (end < a)
@@ -5111,6 +5148,7 @@ static void free_granule_fused(void *ctx, uintptr_t base, goldi_shadow_word_t *w
 static void gls_on_free_fast(void *self, const struct goldi_event *ev) {
     struct gls_engine *g = self;
     struct gls_thr *ts = thr_state(g, ev->thr);
+    pend_check(g, ts, ev->thr->tid);
     uintptr_t a, b, hi, lo = ev->addr;
     if (!whole_granules(lo, ev->size, &a, &b, &hi))
         a = b = hi;
@@ -5312,7 +5350,9 @@ static void gc_parked(struct gls_engine *g, struct gls_gc_scratch *sc) {
     goldi_spin_lock(&g->thr_lock);
     for (struct gls_thr *s = g->thrs; s && sc->n_parked < GOLDI_ARRAY_SIZE(sc->parked); s = s->next) {
         uint32_t j = atomic_load(&s->thr->joining);
-        if (j && thr_is_live(g, s->thr->tid))
+        /* (a release cell deferred: another thread may append it, a cell
+         * of s's conditions after s parked) */
+        if (j && thr_is_live(g, s->thr->tid) && RELAXED(s->epoch_pos) != GLS_POS_PENDING)
             sc->parked[sc->n_parked++] =
                 (struct gls_parked){ s->thr->tid, (goldi_tid_t)(j - 1), RELAXED(s->epoch_pos) };
     }
@@ -6238,15 +6278,18 @@ static uint64_t sync_tok(const struct goldi_token *tok) {
  * that orders its operations' cells); acquire/release for the rest. The
  * slot may also hold an exclusive lock's run (tok_run below: the id
  * shifted, and a thread), which counts as held; marking ends the run. */
-/* Does slot value v say the token may be held (its id, or a run or the
- * readers' bits beside its id)? */
+/* Does slot value v say the token may be held (its id, or a run, a
+ * deferred release or the readers' bits beside its id)? */
+#define TOK_PEND ((uintptr_t)1 << 63)   /* a run's slot value with a deferred release (pend_defer) */
 GOLDI_INLINE bool tok_slot_held(const struct goldi_token *tok, uintptr_t v) {
-    return v == (uintptr_t)tok->id || (tok->id < (UINT64_C(1) << 47) && v >> 16 == tok->id);
+    return v == (uintptr_t)tok->id || (tok->id < (UINT64_C(1) << 47) && (v & ~TOK_PEND) >> 16 == tok->id);
 }
 static bool tok_may_be_held(const struct gls_engine *g, const struct goldi_token *tok) {
     return tok_slot_held(tok, (uintptr_t)__atomic_load_n(&tok->estate[g->env.index], __ATOMIC_ACQUIRE));
 }
-static void tok_mark_held(const struct gls_engine *g, struct goldi_token *tok) {
+static void pend_take(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, struct goldi_token *tok);
+static void tok_mark_held(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, struct goldi_token *tok) {
+    pend_take(g, ts, t, tok);
     if ((uintptr_t)__atomic_load_n(&tok->estate[g->env.index], __ATOMIC_ACQUIRE) != (uintptr_t)tok->id)
         __atomic_store_n(&tok->estate[g->env.index], (void *)(uintptr_t)tok->id, __ATOMIC_RELEASE);   /* (ends a run) */
 }
@@ -6272,6 +6315,110 @@ GOLDI_INLINE void *tok_run(const struct goldi_token *tok, goldi_tid_t t) {
 }
 GOLDI_INLINE bool tok_run_fits(const struct goldi_token *tok, goldi_tid_t t) {
     return tok->id < (UINT64_C(1) << 47) && t + 1 < (1u << 16);
+}
+
+/* --- deferred release cells (docs/goldilocks.md "Deferred release cells") ---
+ * t's release of an exclusive lock L in t's run (the slot holds run(t))
+ * appends no cell at once: the slot says pend(t) (run(t) with TOK_PEND)
+ * and t's epoch_pos is GLS_POS_PENDING, the epoch it had kept in
+ * pend_epoch. What follows decides:
+ *   - t takes L again first (pend_resume): the slot is run(t) again, the
+ *     epoch is the kept one and no cell was appended at all. Multiset's
+ *     insert, lookup and delete of a key under one bucket lock then cost
+ *     one release cell, not three, and the lookup's and delete's reads of
+ *     the nodes the insert read are repeats of its epoch (kept records,
+ *     nothing written to the shadow lines the other cores read).
+ *   - anything else of t (an access, another event: pend_flush, called
+ *     first) appends t's cell "t => L" then, and t's later entries start
+ *     after it;
+ *   - another thread that takes L (or whose step could be ordered by L:
+ *     an atomic load of the lock word, a store that marks it) appends t's
+ *     cell for it first (pend_take), then its own.
+ * Why the sets are those of the eager list: between t's release and the
+ * deferred cell, t appended nothing and made no access; no cell
+ * conditioned on L was appended (whoever takes L appends t's cell
+ * first), so L entering a set at the release or at the later cell makes
+ * no difference to any cell in between; the entries t makes after taking
+ * L again (at the kept epoch) are evaluated from that epoch exactly as
+ * from the release (nothing adds to {t} but t's own cells). And t's next
+ * entries after the cell come after it in the list: when another thread
+ * appended it, t starts its epoch at the tail it reads once the slot has
+ * changed (pend_flush). The cell may be appended twice (by t and by the
+ * taker at once): it is idempotent. */
+GOLDI_INLINE void *tok_pend(const struct goldi_token *tok, goldi_tid_t t) {
+    return (void *)((uintptr_t)tok_run(tok, t) | TOK_PEND);
+}
+
+/* t's release of the exclusive lock whose slot holds run(t): deferred,
+ * unless t's recent deferrals were rarely resumed (DEFER_WINDOW). */
+static bool pend_defer(struct gls_thr *ts, void **slot, const struct goldi_token *tok, goldi_tid_t t) {
+    GOLDI_DCHECK(ts->epoch_pos != GLS_POS_PENDING);
+    if (GOLDI_UNLIKELY(--ts->defer_window.left == 0))
+        goldi_window_next(&ts->defer_window, DEFER_WINDOW, DEFER_SKIP, DEFER_WINDOW / 4);
+    if (ts->defer_window.skip)
+        return false;
+    ts->pend_slot = slot;
+    ts->pend_val = (uintptr_t)tok_pend(tok, t);
+    ts->pend_epoch = ts->epoch_pos;
+    ts->epoch_pos = GLS_POS_PENDING;
+    /* (before the real unlock: whoever takes the lock next sees it) */
+    __atomic_store_n(slot, (void *)ts->pend_val, __ATOMIC_RELEASE);
+    tstat(ts, GLS_ST_REL_DEFERRED, 1);
+    return true;
+}
+
+/* Appends t's deferred cell (see above), unless a taker of the lock
+ * appended it already: then t's entries start at the tail, past that
+ * copy, which came before the taker's change of the slot seen here. If a
+ * taker comes between t's look and its CAS, the cell is appended twice;
+ * t's epoch starts past both. */
+static GOLDI_NOINLINE void pend_flush(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t) {
+    void **slot = ts->pend_slot;
+    uintptr_t v = ts->pend_val, id = (v & ~TOK_PEND) >> 16;
+    ts->epoch_pos = ts->pend_epoch;
+    ts->pend_slot = NULL;
+    void *want = (void *)v;
+    if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) == want) {
+        append(g, ts, t, gls_tok(GLS_TK_THREAD, t), gls_tok(GLS_TK_SYNC, id));
+        /* (run(t) again, as after an eager release of t's: t's own cell keeps its run) */
+        if (__atomic_compare_exchange_n(slot, &want, (void *)(v & ~TOK_PEND), false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            return;
+    }
+    uint64_t tail = atomic_load(&g->list->tail);
+    if (tail > ts->epoch_pos)
+        ts->epoch_pos = tail;
+}
+
+/* t takes the lock back with its own deferred cell still in the slot:
+ * its run goes on. False if another thread appended the cell meanwhile
+ * (an atomic load of the lock word): then t's acquire is an ordinary one. */
+static bool pend_resume(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, void **slot,
+                        const struct goldi_token *tok) {
+    void *want = (void *)ts->pend_val;
+    if (!__atomic_compare_exchange_n(slot, &want, tok_run(tok, t), false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        pend_flush(g, ts, t);
+        return false;
+    }
+    ts->epoch_pos = ts->pend_epoch;
+    ts->pend_slot = NULL;
+    ts->defer_window.hits++;
+    tstat(ts, GLS_ST_REL_SAVED, 1);
+    return true;
+}
+
+/* Before a step of t on tok: another thread's deferred release of tok
+ * (this life of it) is appended for it, then the slot marked. */
+static void pend_take(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, struct goldi_token *tok) {
+    void **slot = &tok->estate[g->env.index];
+    uintptr_t v = (uintptr_t)__atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (GOLDI_LIKELY(!(v & TOK_PEND)) || (v & ~TOK_PEND) >> 16 != tok->id || v == (uintptr_t)tok_pend(tok, t))
+        return;
+    goldi_tid_t owner = (goldi_tid_t)((v & 0xffff) - 1);
+    append(g, ts, t, gls_tok(GLS_TK_THREAD, owner), sync_tok(tok));
+    void *want = (void *)v;
+    __atomic_compare_exchange_n(slot, &want, (void *)(uintptr_t)tok->id, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+    tstat(ts, GLS_ST_REL_FOR_OTHER, 1);
 }
 
 /* An rwlock's writer token (tok[0]: acquired by every lock, added by write
@@ -6354,20 +6501,24 @@ GOLDI_INLINE void acq_memo_own_store(struct gls_thr *ts, const struct goldi_toke
 }
 
 GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, const struct goldi_hb_step *s,
-                          bool excl, const struct goldi_token *readers, const struct gls_loc *loc) {
+                          bool excl, bool defer, const struct goldi_token *readers, const struct gls_loc *loc) {
     uint64_t tt = gls_tok(GLS_TK_THREAD, t);
     void **slot = excl ? &s->tok->estate[g->env.index] : NULL;   /* (lock steps have a token) */
     switch ((enum goldi_hb_op)s->op) {
     case GOLDI_HB_ACQ:              /* sink: o in LS => add t (an exclusive lock's run: none) */
         if (excl && tok_run_fits(s->tok, t)) {
-            if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) == tok_run(s->tok, t)) {
+            void *v = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+            if (v == tok_run(s->tok, t) || (v == tok_pend(s->tok, t) && slot == ts->pend_slot &&
+                                            pend_resume(g, ts, t, slot, s->tok))) {
                 tstat(ts, GLS_ST_ACQ_SKIPPED, 1);
                 break;
             }
+            pend_take(g, ts, t, s->tok);
             append(g, ts, t, sync_tok(s->tok), tt);
             __atomic_store_n(slot, tok_run(s->tok, t), __ATOMIC_RELEASE);
             break;
         }
+        pend_take(g, ts, t, s->tok);
         if (s->tok == readers && tok_readers_fit(s->tok, t)) {
             acq_readers(g, ts, t, s->tok);
             break;
@@ -6375,9 +6526,12 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
         append(g, ts, t, sync_tok(s->tok), tt);
         break;
     case GOLDI_HB_REL_STORE:        /* source: t in LS => add o */
+        if (defer && __atomic_load_n(slot, __ATOMIC_ACQUIRE) == tok_run(s->tok, t) && pend_defer(ts, slot, s->tok, t))
+            break;
+        /* fall through */
     case GOLDI_HB_REL_JOIN:
         if (!excl || __atomic_load_n(slot, __ATOMIC_ACQUIRE) != tok_run(s->tok, t))
-            tok_mark_held(g, s->tok);   /* (t's own release keeps t's run) */
+            tok_mark_held(g, ts, t, s->tok);   /* (t's own release keeps t's run) */
         append(g, ts, t, tt, sync_tok(s->tok));
         break;
     case GOLDI_HB_FORK:             /* t in LS => add child */
@@ -6389,18 +6543,20 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
     case GOLDI_HB_EXIT:             /* X_t := C_t: the thread token stays */
         break;
     case GOLDI_HB_ATOMIC_LOAD:      /* A in LS => add (acquire ? t : Facq(t)) */
+        pend_take(g, ts, t, s->tok);   /* (the word of a lock: its deferred release first) */
         if (s->strong && loc)
             acq_atomic(g, ts, t, s->tok, loc->before);
         else if (tok_may_be_held(g, s->tok))
             append(g, ts, t, sync_tok(s->tok), s->strong ? tt : gls_tok(GLS_TK_FACQ, t));
         break;
     case GOLDI_HB_ATOMIC_STORE:     /* (release ? t : Frel(t)) in LS ? add A : remove A */
+        pend_take(g, ts, t, s->tok);   /* (a removal of a lock word's token: after its deferred release) */
         if (loc)
             acq_memo_own_store(ts, s->tok, loc->before);
         /* Before t's first release fence a relaxed store only removes A
          * (no set holds Frel(t), see below): nothing to remove from no set. */
         if (s->strong || ts->rel_fenced)
-            tok_mark_held(g, s->tok);
+            tok_mark_held(g, ts, t, s->tok);
         else if (!tok_may_be_held(g, s->tok))
             break;
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok) | GLS_OP_STORE);
@@ -6414,7 +6570,7 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
          * with relaxed fetch_add then costs one cell, not two. */
         if (!s->strong && !ts->rel_fenced)
             break;
-        tok_mark_held(g, s->tok);
+        tok_mark_held(g, ts, t, s->tok);
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok));
         break;
     case GOLDI_HB_FENCE_ACQ:        /* Facq(t) in LS => add t */
@@ -6449,8 +6605,14 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
                 !atomic_load_explicit(&lk->n_writes, memory_order_acquire);
     const struct goldi_token *readers = ev->kind == GOLDI_EV_LOCK_ACQ && ev->obj->kind == GOLDI_SYNC_RWLOCK
                                             ? &ev->obj->tok[0] : NULL;
+    /* A plain unlock in t's run defers its cell; t's deferred cell goes
+     * first unless this is the retake of its lock (pend_defer). */
+    bool defer = excl && ev->kind == GOLDI_EV_LOCK_REL && n == 1;
+    if (GOLDI_UNLIKELY(ts->epoch_pos == GLS_POS_PENDING) &&
+        !(excl && ev->kind == GOLDI_EV_LOCK_ACQ && n == 1 && &steps[0].tok->estate[g->env.index] == ts->pend_slot))
+        pend_flush(g, ts, thr->tid);
     for (int i = 0; i < n; i++)   /* (no memo: an ATOMIC_READ_SYNC does not say whether its operation stored) */
-        do_step(g, ts, thr->tid, &steps[i], excl, readers, NULL);
+        do_step(g, ts, thr->tid, &steps[i], excl, defer, readers, NULL);
     if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size) {
         bool whole_done = ev->kind == GOLDI_EV_FREE && ts->free_fused == ev;
         ts->free_fused = NULL;
@@ -6499,6 +6661,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     struct gls_thr *ts = thr_state(g, ev->thr);
     gls_lease_release_all(&g->leases, &ts->lease);
     goldi_tid_t t = ev->thr->tid;
+    pend_check(g, ts, t);
     const struct goldi_sync *o = ev->obj;
     uint64_t writes = o->kind == GOLDI_SYNC_ATOMIC ? atomic_load_explicit(&o->n_writes, memory_order_relaxed) : 0;
     bool stores = ev->kind == GOLDI_EV_ATOMIC_STORE || ev->kind == GOLDI_EV_ATOMIC_RMW;
@@ -6506,7 +6669,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     const struct gls_loc *counted = writes ? &loc : NULL;
     struct goldi_hb_step steps[GOLDI_HB_MAX_STEPS];
     if (ev->kind != GOLDI_EV_ATOMIC_STORE && goldi_atomic_read_step(ev, own_store, steps))
-        do_step(g, ts, t, &steps[0], false, NULL, counted);
+        do_step(g, ts, t, &steps[0], false, false, NULL, counted);
     /* (an aligned atomic is one granule; a 16-byte one two) */
     for (uintptr_t a = ev->addr, end = ev->addr + ev->size, gend; a < end; a = gend) {
         gend = goldi_granule_piece_end(a, end);
@@ -6514,7 +6677,7 @@ static void gls_on_atomic(void *self, const struct goldi_event *ev, bool own_sto
     }
     int n = goldi_event_hb_steps(ev, steps);
     for (int i = 0; i < n; i++)
-        do_step(g, ts, t, &steps[i], false, NULL, counted);
+        do_step(g, ts, t, &steps[i], false, false, NULL, counted);
     if (GOLDI_UNLIKELY(atomic_load_explicit(&g->sweep_wanted, memory_order_relaxed)))
         gc_sweep(g);
 }
