@@ -188,11 +188,12 @@ struct gls_orc {
 
 /* A release cell deferred (pend_defer) and then flushed costs a CAS on
  * the lock's line more than the eager cell, and another core taking the
- * lock may own that line: sharedspot, whose threads go from one spot's
- * lock to another's and never retake one, ran 1.16x slower with every
- * release deferred. So a thread defers in windows of DEFER_WINDOW
- * releases, and a window with fewer than a quarter resumed is followed by
- * DEFER_SKIP eager releases (multiset resumes 60 %). */
+ * lock may own that line. Sharedspot's threads go from one spot's lock to
+ * another's and never retake one: with every release deferred it read
+ * 1.16 of round 60's time side by side (3 rounds), with this window and
+ * the profile retrained 0.94 (5 rounds). So a thread defers in windows of
+ * DEFER_WINDOW releases, and a window with fewer than a quarter resumed is
+ * followed by DEFER_SKIP eager releases (multiset resumes 60 %). */
 #define DEFER_WINDOW 64u
 #define DEFER_SKIP 4096u
 
@@ -6513,7 +6514,8 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
                 tstat(ts, GLS_ST_ACQ_SKIPPED, 1);
                 break;
             }
-            pend_take(g, ts, t, s->tok);
+            if ((uintptr_t)v & TOK_PEND)
+                pend_take(g, ts, t, s->tok);
             append(g, ts, t, sync_tok(s->tok), tt);
             __atomic_store_n(slot, tok_run(s->tok, t), __ATOMIC_RELEASE);
             break;
@@ -6550,15 +6552,18 @@ GOLDI_INLINE void do_step(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t 
             append(g, ts, t, sync_tok(s->tok), s->strong ? tt : gls_tok(GLS_TK_FACQ, t));
         break;
     case GOLDI_HB_ATOMIC_STORE:     /* (release ? t : Frel(t)) in LS ? add A : remove A */
-        pend_take(g, ts, t, s->tok);   /* (a removal of a lock word's token: after its deferred release) */
         if (loc)
             acq_memo_own_store(ts, s->tok, loc->before);
         /* Before t's first release fence a relaxed store only removes A
-         * (no set holds Frel(t), see below): nothing to remove from no set. */
+         * (no set holds Frel(t), see below): nothing to remove from no set.
+         * (A lock word's deferred release goes first: tok_mark_held, or
+         * pend_take before a removal.) */
         if (s->strong || ts->rel_fenced)
             tok_mark_held(g, ts, t, s->tok);
         else if (!tok_may_be_held(g, s->tok))
             break;
+        else
+            pend_take(g, ts, t, s->tok);
         append(g, ts, t, s->strong ? tt : gls_tok(GLS_TK_FREL, t), sync_tok(s->tok) | GLS_OP_STORE);
         break;
     case GOLDI_HB_ATOMIC_RMW:       /* write half: (release ? t : Frel(t)) in LS => add A */
