@@ -210,9 +210,13 @@ static inline char *var(size_t n) {
 /* A sync object on a fake address of its own. */
 static inline struct goldi_sync *sync_new(enum goldi_sync_kind k) { return goldi_sync_get((uintptr_t)var(8), k); }
 
-static inline void begin(void) {
+/* Empties the race logs, within a scenario (its threads stay its own). */
+static inline void clear_logs(void) {
     for (int i = 0; i < eh_n_logs; i++)
         eh_logs[i]->n = 0;
+}
+static inline void begin(void) {
+    clear_logs();
     n_scen_thr = 0;
 }
 
@@ -654,6 +658,9 @@ static inline void eh_random_round(struct eh_round *g, const struct eh_random_cf
                 obj_ev(l, once_done ? GOLDI_EV_ONCE_RET : GOLDI_EV_ONCE_DONE, t, O);
                 once_done = true;
             } else {                                /* barrier: every live thread */
+                B->bar_count = 0;                   /* (as the interceptor counts: goldilocks' dead marks) */
+                for (int k = 0; k < nt; k++)
+                    B->bar_count += !exited[k];
                 for (int k = 0; k < nt; k++)
                     if (!exited[k])
                         bar(l, GOLDI_EV_BAR_ARRIVE, T[k], B, bar_gen);

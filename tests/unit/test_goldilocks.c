@@ -856,8 +856,9 @@ CASE(goldilocks_epoch_moves_past_own_release) {
     obj_ev(6, GOLDI_EV_SEM_WAIT, T2, S);
     wr(7, T2, x);                                   /* ordered after E3, not after E5 */
     EXPECT_EQ(first_label(&gls_log), 7);
-    /* an acquire does not end the epoch: the record stays, and stays exact */
-    begin();
+    /* an acquire does not end the epoch: the record stays, and stays exact
+     * (the same threads: end() makes them all exit) */
+    clear_logs();
     char *y = var(8);
     wr(10, T1, y);
     acq(11, T1, L); rel(12, T1, L);                 /* release: new epoch */
@@ -1366,16 +1367,23 @@ static void first_per_byte(const struct eh_log *l, uintptr_t base, size_t n, int
 }
 
 /* rounds random traces (engine_harness.h) without condvars, once and
- * barriers; with burst, a noise thread appends ~70K cells twice per trace so
- * the GC materialises live entries in the middle of it; with halves, most
- * plain accesses are 4 bytes on a granule's half (half records). */
-static void random_vs_vc(int rounds, bool burst, bool halves) {
+ * barriers (with all_sync: with them, and misc ops half of the time, so
+ * that barriers of every live thread set dead marks); with burst, a noise
+ * thread appends ~70K cells twice per trace so the GC materialises live
+ * entries in the middle of it; with halves, most plain accesses are 4 bytes
+ * on a granule's half (half records). */
+static void random_vs_vc_sync(int rounds, bool burst, bool halves, bool all_sync) {
     int mismatches = 0, races_seen = 0;
     uint64_t mat0 = stat_of("goldilocks.entries_materialised"), hf0 = stat_of("goldilocks.inline_half_records");
-    uint64_t sw0 = stat_of("goldilocks.any_sweeps");
+    uint64_t sw0 = stat_of("goldilocks.any_sweeps"), dm0 = stat_of("goldilocks.barrier_dead_marks");
+    uint64_t dd0 = stat_of("goldilocks.cells_dead_dropped");
     struct eh_random_cfg cfg = { .thread_choices = 3, .steps = 80, .n_ops = 20, .plain = 8, .mutex = 11,
                                  .rwlock = 13, .atomic = 18, .misc = 19, .n_misc = 4, .burst = burst,
                                  .halves = halves };
+    if (all_sync) {
+        cfg.all_sync = true;
+        cfg.n_misc = 12;   /* (sub 5 and up: a barrier) */
+    }
     for (int round = 0; round < rounds; round++) {
         struct eh_round g;
         eh_random_round(&g, &cfg);
@@ -1395,10 +1403,13 @@ static void random_vs_vc(int rounds, bool burst, bool halves) {
     uint64_t mat = stat_of("goldilocks.entries_materialised") - mat0;
     uint64_t hf = stat_of("goldilocks.inline_half_records") - hf0;
     uint64_t sweeps = stat_of("goldilocks.any_sweeps") - sw0;
+    uint64_t marks = stat_of("goldilocks.barrier_dead_marks") - dm0;
+    uint64_t dropped = stat_of("goldilocks.cells_dead_dropped") - dd0;
     printf("    %d random traces%s: %d racy bytes (vc), %d first-race mismatches, %llu entries materialised, "
-           "%llu half records, %llu ANY sweeps\n",
-           rounds, burst ? " with GC bursts" : halves ? " of mostly half accesses" : "", races_seen, mismatches,
-           (unsigned long long)mat, (unsigned long long)hf, (unsigned long long)sweeps);
+           "%llu half records, %llu ANY sweeps, %llu dead marks, %llu dead cells dropped\n",
+           rounds, burst ? " with GC bursts" : all_sync ? " with barriers" : halves ? " of mostly half accesses" : "",
+           races_seen, mismatches, (unsigned long long)mat, (unsigned long long)hf, (unsigned long long)sweeps,
+           (unsigned long long)marks, (unsigned long long)dropped);
     EXPECT(races_seen > rounds / 6);
     EXPECT_EQ(mismatches, 0);
     /* The pool grows past what the last sweep kept while the traces' entries
@@ -1409,11 +1420,19 @@ static void random_vs_vc(int rounds, bool burst, bool halves) {
         EXPECT(mat > (uint64_t)rounds);
     if (halves)
         EXPECT(hf > (uint64_t)rounds / 6);
+    if (all_sync) {   /* (every round with a barrier before the noise thread's fork sets one) */
+        EXPECT(marks > (uint64_t)rounds / 2);
+        EXPECT(dropped > (uint64_t)rounds / 4);
+    }
 }
+static void random_vs_vc(int rounds, bool burst, bool halves) { random_vs_vc_sync(rounds, burst, halves, false); }
 
 CASE(goldilocks_random_vs_vc) { random_vs_vc(600, false, false); }
 CASE(goldilocks_random_vs_vc_with_gc) { random_vs_vc(40, true, false); }
 CASE(goldilocks_random_halves_vs_vc) { random_vs_vc(600, false, true); }
+/* Dead marks (docs/goldilocks.md): barriers of every live thread, then half
+ * accesses that drop the dead cells beside them. */
+CASE(goldilocks_random_barriers_vs_vc) { random_vs_vc_sync(600, false, true, true); }
 
 
 int main(int argc, char **argv) {
@@ -1466,6 +1485,7 @@ int main(int argc, char **argv) {
     RUN(goldilocks_concurrent_dispatch_with_gc);
     RUN(goldilocks_random_vs_vc_with_gc);
     RUN(goldilocks_random_halves_vs_vc);
+    RUN(goldilocks_random_barriers_vs_vc);
     RUN(goldilocks_random_vs_vc);         /* last: it creates ~1500 threads, which slows vc */
     eh_print_stats(gls_sink);
     return harness_summary();

@@ -98,7 +98,9 @@
     X(ATOMIC_LOCKFREE, "atomic_records_lockfree")                      \
     X(REL_DEFERRED, "release_cells_deferred")                         \
     X(REL_SAVED, "release_cells_saved")                               \
-    X(REL_FOR_OTHER, "release_cells_for_others")
+    X(REL_FOR_OTHER, "release_cells_for_others")                      \
+    X(DEAD_MARKS, "barrier_dead_marks")                               \
+    X(DEAD_DROPPED, "cells_dead_dropped")
 enum {
 #define X(n, s) GLS_ST_##n,
     GLS_STATS(X)
@@ -249,6 +251,26 @@ struct gls_thr {
     uint32_t ahead_next;              /* (the one new_granule_registered replaces next) */
 };
 
+/* A barrier generation under way: its participants (tids[0..arrived)) and
+ * the least epoch_pos one of them had right after its arrival cell. */
+#define GLS_BARS 8
+#define GLS_BAR_MAX 64               /* participants a dead mark can name (one 64-bit window) */
+struct gls_bar {
+    uint64_t tok;                    /* the generation's token id (0: slot free) */
+    uint32_t count, arrived, departed;
+    uint64_t below;
+    goldi_tid_t tids[GLS_BAR_MAX];
+};
+
+/* The dead mark (docs/goldilocks.md "Dead marks"): every entry of a thread
+ * in base + {bits of mask} with pos < below is ordered before every access
+ * any thread will make, so the record rule may drop it. A seqlock (seq odd
+ * while bar_depart rewrites it); its own line, read by every thread. */
+struct gls_dead {
+    _Atomic uint64_t seq, below, mask;
+    _Atomic uint32_t base;
+} __attribute__((aligned(64)));
+
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
 struct gls_engine {
     struct goldi_engine_env env;
@@ -282,6 +304,11 @@ struct gls_engine {
     _Atomic uint32_t fork_gate;      /* a fork is being prepared: no new granule locks (gran_lock) */
     struct gls_shard st[GLS_SHARDS];
     struct gls_leases leases;        /* owners' leases on blocks of inline records */
+    /* barrier generations under way (bar_arrive, bar_depart), under bar_lock */
+    goldi_spinlock_t bar_lock;
+    struct gls_bar bars[GLS_BARS];
+    uint32_t bar_next;               /* (the slot a generation takes when none is free) */
+    struct gls_dead dead;            /* the latest dead mark (dead_view) */
 };
 
 /* gls_thr.epoch_pos while t's release cell is deferred (pend_defer): no
@@ -326,19 +353,28 @@ static _Atomic uint8_t *thr_cell(struct gls_engine *g, goldi_tid_t tid) {
     return &page[tid & ((1u << THR_PAGE_BITS) - 1)];
 }
 
+/* Marks are changed under thr_lock, so that dead_mark_valid sees the
+ * cells and n_live of one moment. */
 static void thr_mark_live(struct gls_engine *g, goldi_tid_t tid) {
     _Atomic uint8_t *c = thr_cell(g, tid);
     uint8_t expected = THR_UNKNOWN;
-    if (c && atomic_load_explicit(c, memory_order_relaxed) == THR_UNKNOWN &&
-        atomic_compare_exchange_strong(c, &expected, THR_LIVE))
+    if (!c || atomic_load_explicit(c, memory_order_relaxed) != THR_UNKNOWN)
+        return;
+    goldi_spin_lock(&g->thr_lock);
+    if (atomic_compare_exchange_strong(c, &expected, THR_LIVE))
         atomic_fetch_add(&g->n_live, 1);
+    goldi_spin_unlock(&g->thr_lock);
 }
 
 static void thr_mark_dead(struct gls_engine *g, goldi_tid_t tid) {
     _Atomic uint8_t *c = thr_cell(g, tid);
     uint8_t expected = THR_LIVE;
-    if (c && atomic_compare_exchange_strong(c, &expected, THR_DEAD))
+    if (!c)
+        return;
+    goldi_spin_lock(&g->thr_lock);
+    if (atomic_compare_exchange_strong(c, &expected, THR_DEAD))
         atomic_fetch_sub(&g->n_live, 1);
+    goldi_spin_unlock(&g->thr_lock);
 }
 
 static bool thr_is_live(struct gls_engine *g, goldi_tid_t tid) {
@@ -373,6 +409,139 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
     /* A thread nobody forked (T0) becomes live at its first event. */
     thr_mark_live(g, thr->tid);
     return s;
+}
+
+/* --- dead marks (docs/goldilocks.md "Dead marks") -----------------------------------------
+ * When every live thread has passed one barrier generation, every entry a
+ * participant made before its arrival is ordered before every access any
+ * thread makes from then on: its set holds every participant once they all
+ * departed (each arrival adds the generation's token, each departure adds
+ * the departing thread to every set holding it), a thread forked later is
+ * forked by a thread ordered after it, and a thread parked in pthread_join
+ * of a participant is added by its JOIN cell before it runs again. Such an
+ * entry is ANY (§2.3 (d)) without a walk, and a record may drop it: radix's
+ * scatter writes half a granule whose other half still holds the last
+ * pass's W and R, which otherwise stay beside the new W (a packed granule)
+ * until the other half is written too. An entry of participant u made
+ * before u's arrival has a pos below u's epoch_pos right after its arrival
+ * cell (entries after it have that pos or later: a signal handler run
+ * while u waits, too), so the mark's bound is the least of those. The mark
+ * is set at the generation's last departure, when no participant can run
+ * code before its departure any more (a handler while it waits). */
+
+/* Is every live thread a participant of b (tids in base + mask), or parked
+ * joining one? Caller holds bar_lock. */
+static bool dead_mark_valid(struct gls_engine *g, uint32_t base, uint64_t mask) {
+    if (atomic_load(&g->thr_overflow))
+        return false;
+    uint64_t in = 0;
+    bool valid = true;
+    goldi_spin_lock(&g->thr_lock);   /* (marks change under it: cells and n_live of one moment) */
+    for (uint64_t m = mask; m; m &= m - 1)
+        in += thr_is_live(g, base + (goldi_tid_t)__builtin_ctzll(m));
+    for (struct gls_thr *s = g->thrs; s && valid; s = s->next) {
+        goldi_tid_t t = s->thr->tid;
+        if ((t - base < 64 && (mask >> (t - base) & 1)) || !thr_is_live(g, t))
+            continue;
+        /* (marked: t runs no code before its JOIN cell, which adds t to
+         * every set holding the participant it joins) */
+        uint32_t j = atomic_load(&s->thr->joining);
+        valid = j && j - 1 - base < 64 && (mask >> (j - 1 - base) & 1);
+        in++;
+    }
+    valid = valid && in == atomic_load(&g->n_live);   /* (a live thread without a state yet: not counted) */
+    goldi_spin_unlock(&g->thr_lock);
+    return valid;
+}
+
+/* The slot of generation tok, taken if new (a generation that loses its
+ * slot to another never sets a mark: its counts never complete). Caller
+ * holds bar_lock. */
+static struct gls_bar *bar_slot(struct gls_engine *g, uint64_t tok, bool take) {
+    struct gls_bar *free_slot = NULL;
+    for (unsigned i = 0; i < GLS_BARS; i++) {
+        if (g->bars[i].tok == tok)
+            return &g->bars[i];
+        if (!g->bars[i].tok && !free_slot)
+            free_slot = &g->bars[i];
+    }
+    if (!take)
+        return NULL;
+    if (!free_slot)
+        free_slot = &g->bars[g->bar_next++ % GLS_BARS];
+    free_slot->tok = tok;   /* (tids[] is written before it is read: no memset) */
+    free_slot->count = free_slot->arrived = free_slot->departed = 0;
+    free_slot->below = 0;
+    return free_slot;
+}
+
+/* t's arrival at a generation of a barrier of count threads, after its
+ * arrival cell. */
+static void bar_arrive(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, uint64_t tok, uint32_t count) {
+    if (!count || count > GLS_BAR_MAX)
+        return;
+    goldi_spin_lock(&g->bar_lock);
+    struct gls_bar *b = bar_slot(g, tok, true);
+    if (b->arrived < GLS_BAR_MAX) {
+        b->count = count;
+        b->below = b->arrived && b->below < ts->epoch_pos ? b->below : ts->epoch_pos;
+        b->tids[b->arrived++] = t;
+    }
+    goldi_spin_unlock(&g->bar_lock);
+}
+
+/* A departure from generation tok: the last one sets the dead mark when
+ * every live thread took part (and the mark moves forward). */
+static void bar_depart(struct gls_engine *g, struct gls_thr *ts, uint64_t tok) {
+    goldi_spin_lock(&g->bar_lock);
+    struct gls_bar *b = bar_slot(g, tok, false);
+    if (b && ++b->departed == b->count) {
+        uint32_t base = UINT32_MAX;
+        uint64_t mask = 0;
+        bool fits = b->arrived == b->count;
+        for (uint32_t i = 0; i < b->arrived; i++)
+            base = b->tids[i] < base ? b->tids[i] : base;
+        for (uint32_t i = 0; fits && i < b->arrived; i++) {
+            fits = b->tids[i] - base < 64;
+            mask |= fits ? UINT64_C(1) << (b->tids[i] - base) : 0;
+        }
+        struct gls_dead *d = &g->dead;
+        if (fits && b->below > atomic_load_explicit(&d->below, memory_order_relaxed) &&
+            dead_mark_valid(g, base, mask)) {
+            uint64_t seq = atomic_load_explicit(&d->seq, memory_order_relaxed);
+            atomic_store_explicit(&d->seq, seq + 1, memory_order_relaxed);
+            atomic_thread_fence(memory_order_release);
+            atomic_store_explicit(&d->below, b->below, memory_order_relaxed);
+            atomic_store_explicit(&d->base, base, memory_order_relaxed);
+            atomic_store_explicit(&d->mask, mask, memory_order_relaxed);
+            atomic_store_explicit(&d->seq, seq + 2, memory_order_release);
+            tstat(ts, GLS_ST_DEAD_MARKS, 1);
+        }
+        b->tok = 0;
+    }
+    goldi_spin_unlock(&g->bar_lock);
+}
+
+/* The dead mark as one consistent copy (below 0: none, or being rewritten). */
+struct gls_dead_view {
+    uint64_t below, mask;
+    uint32_t base;
+};
+GOLDI_INLINE struct gls_dead_view dead_view(struct gls_engine *g) {
+    struct gls_dead *d = &g->dead;
+    uint64_t seq = atomic_load_explicit(&d->seq, memory_order_acquire);
+    struct gls_dead_view v = { atomic_load_explicit(&d->below, memory_order_relaxed),
+                               atomic_load_explicit(&d->mask, memory_order_relaxed),
+                               atomic_load_explicit(&d->base, memory_order_relaxed) };
+    atomic_thread_fence(memory_order_acquire);
+    if ((seq & 1) || atomic_load_explicit(&d->seq, memory_order_relaxed) != seq)
+        v.below = 0;
+    return v;
+}
+
+/* Is owner's entry at pos dead by the mark v? */
+GOLDI_INLINE bool dead_entry(const struct gls_dead_view *v, goldi_tid_t owner, uint64_t pos) {
+    return pos < v->below && owner - v->base < 64 && (v->mask >> (owner - v->base) & 1);
 }
 
 /* --- entries and granule records ------------------------------------------------------ */
@@ -3320,13 +3489,18 @@ static uint32_t pack_update(struct gls_access *x, struct gls_cent *c, uint32_t n
             return n;
         }
     }
-    uint32_t k = 0;   /* the piece's bytes leave the superseded cells */
+    uint32_t k = 0;   /* the piece's bytes leave the superseded cells; dead cells go */
+    struct gls_dead_view dv = dead_view(x->g);
     for (uint32_t i = 0; i < n; i++) {
         if ((c[i].mask & piece) &&
             (kind == GLS_W || (c[i].kind == kind && c[i].owner == x->t) ||
              (kind == GLS_R && c[i].kind == GLS_R && c[i].owner != x->t &&
               known_ordered(x->ts, x->thr, c[i].al, c[i].owner, c[i].pos))))
             c[i].mask &= (uint8_t)~piece;
+        if (c[i].mask && dead_entry(&dv, c[i].owner, c[i].pos)) {
+            tstat(x->ts, GLS_ST_DEAD_DROPPED, 1);
+            continue;
+        }
         if (c[i].mask)
             c[k++] = c[i];
     }
@@ -4549,8 +4723,10 @@ static GOLDI_NOINLINE void pieces_locked(struct gls_engine *g, struct gls_thr *t
  * bytes from the record's entries, in inl_cents' order, and adds t's W
  * last; pack_contract finds the other thread's entry; pack_store writes
  * the cells), without the general steps. Radix's scatter writing the
- * first key of a granule another thread wrote and a third read. False,
- * nothing changed, for anything else. Caller holds the granule lock. */
+ * first key of a granule another thread wrote and a third read. Cells the
+ * dead mark covers go (pack_update's rule): with none left, the result is
+ * t's inline record of the piece. False, nothing changed, for anything
+ * else. Caller holds the granule lock. */
 static bool inl_write_packs(struct gls_engine *g, struct gls_thr *ts, struct goldi_thr *thr, goldi_shadow_word_t *w,
                             uint8_t piece, uintptr_t pc, unsigned size) {
     goldi_tid_t t = thr->tid;
@@ -4569,7 +4745,13 @@ static bool inl_write_packs(struct gls_engine *g, struct gls_thr *ts, struct gol
     goldi_origin_t origin = 0;
     if ((epoch >> GLS_CHUNK_BITS) + 1 < reg || (reg >> PACK_REG_BITS))
         goto decline;
+    struct gls_dead_view dv = dead_view(g);
+    uint32_t dead = 0;
     for (uint32_t i = 0; i < n; i++) {
+        if (dead_entry(&dv, c[i].owner, c[i].pos)) {
+            dead++;
+            continue;
+        }
         if ((c[i].owner == t && c[i].kind == GLS_W) || !pack_fits(&c[i]) ||
             ((c[i].mask & piece) && !entry_settled(&st, ts, thr, c[i].owner, c[i].al, c[i].pos)))
             goto decline;
@@ -4582,8 +4764,16 @@ static bool inl_write_packs(struct gls_engine *g, struct gls_thr *ts, struct gol
         cw[2 * k] = cell_a(&c[i]);
         cw[2 * k++ + 1] = cell_b(&c[i]);
     }
-    if (!foreign_left || !(origin = access_origin_at(ts, thr, pc, true, size)))
+    if ((!foreign_left && k) || !(origin = access_origin_at(ts, thr, pc, true, size)))
         goto decline;
+    tstat(ts, GLS_ST_DEAD_DROPPED, dead);
+    if (!k) {   /* (every cell dead or written over: t's W alone, inline) */
+        inl_store(w, &(struct gls_inl){ .mw = piece, .owner = t, .wowner = t, .pw = epoch, .ow = origin, .reg = reg });
+        tstat(ts, GLS_ST_ACCESSES, 1);
+        settled_count(ts, &st);
+        tstat(ts, GLS_ST_RECORDED, 1);
+        return true;
+    }
     struct gls_cent e = { .pos = epoch, .origin = origin, .owner = t, .kind = GLS_W, .mask = piece };
     cw[2 * k] = cell_a(&e);
     cw[2 * k++ + 1] = cell_b(&e);
@@ -6618,6 +6808,10 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
         pend_flush(g, ts, thr->tid);
     for (int i = 0; i < n; i++)   /* (no memo: an ATOMIC_READ_SYNC does not say whether its operation stored) */
         do_step(g, ts, thr->tid, &steps[i], excl, defer, readers, NULL);
+    if (ev->kind == GOLDI_EV_BAR_ARRIVE && n == 1)
+        bar_arrive(g, ts, thr->tid, steps[0].tok->id, ev->obj->bar_count);
+    else if (ev->kind == GOLDI_EV_BAR_DEPART && n == 1)
+        bar_depart(g, ts, steps[0].tok->id);
     if ((ev->kind == GOLDI_EV_ALLOC || ev->kind == GOLDI_EV_FREE) && ev->size) {
         bool whole_done = ev->kind == GOLDI_EV_FREE && ts->free_fused == ev;
         ts->free_fused = NULL;
@@ -6728,6 +6922,13 @@ static void gls_fork_gc_child(void) {
     gls_lease_fork_child(&fork_engine->leases);
     goldi_spin_unlock(&fork_engine->gc_lock);
 }
+/* bar_lock (dead marks, which take thr_lock under it) and thr_lock (live
+ * marks, thread registration; a thread's first access takes it under the
+ * dispatcher's striped locks): a child must not inherit either held. */
+static void gls_fork_bar_lock(void) { goldi_spin_lock(&fork_engine->bar_lock); }
+static void gls_fork_bar_unlock(void) { goldi_spin_unlock(&fork_engine->bar_lock); }
+static void gls_fork_thr_lock(void) { goldi_spin_lock(&fork_engine->thr_lock); }
+static void gls_fork_thr_unlock(void) { goldi_spin_unlock(&fork_engine->thr_lock); }
 static void gls_fork_pool_lock(void) { goldi_spin_lock(&fork_engine->pool_lock); }
 static void gls_fork_pool_unlock(void) { goldi_spin_unlock(&fork_engine->pool_lock); }
 static void gls_fork_list_lock(void) { gls_list_fork_lock(fork_engine->list); }
@@ -6785,8 +6986,12 @@ static void gls_create(const struct goldi_engine_env *env, struct goldi_sink *si
         /* (one engine's leases only: the fork child clears that one's) */
         g->leases.on = !gate_self_fence;
         goldi_atfork_register(GOLDI_ATFORK_ENGINE, gls_fork_gc_lock, gls_fork_gc_unlock, gls_fork_gc_child);
+        goldi_atfork_register(GOLDI_ATFORK_ENGINE + 1, gls_fork_bar_lock, gls_fork_bar_unlock,
+                              gls_fork_bar_unlock);
         goldi_atfork_register(GOLDI_ATFORK_GRANULE + 1, gls_fork_gate_close, gls_fork_gate_open,
                               gls_fork_gate_open);
+        goldi_atfork_register(GOLDI_ATFORK_GRANULE + 2, gls_fork_thr_lock, gls_fork_thr_unlock,
+                              gls_fork_thr_unlock);
         goldi_atfork_register(GOLDI_ATFORK_GRANULE + 5, gls_fork_pool_lock, gls_fork_pool_unlock,
                               gls_fork_pool_unlock);
         goldi_atfork_register(GOLDI_ATFORK_GRANULE + 6, gls_fork_list_lock, gls_fork_list_unlock,
