@@ -1,11 +1,11 @@
 // VERDICT: norace
-// Dead marks (docs/goldilocks.md): three workers, all the live threads but
-// main (parked joining one of them), take turns on an int array between
-// barriers: in write phases each writes every third element, so the two
-// halves of a granule are written by different threads, and in read phases
-// every worker reads every element. Each phase's records drop the entries
-// the barrier before made dead; nothing races, and main reads the result
-// after its joins.
+// Dead marks (docs/goldilocks.md): main fills an int array and forks three
+// workers, then parks joining them; the workers take turns on the array
+// between barriers: in write phases each writes every third element, so the
+// two halves of a granule are written by different threads, and in read
+// phases every worker reads every element. Each phase's records drop the
+// entries the barrier before made dead (main's from before its forks after
+// the first); nothing races, and main reads the result after its joins.
 #include <pthread.h>
 #include <stdio.h>
 
@@ -38,6 +38,8 @@ int main(void)
 {
   pthread_t t[WORKERS];
   pthread_barrier_init(&bar, NULL, WORKERS);
+  for (int i = 0; i < N; i++)
+    a[i] = -i;
   for (long k = 0; k < WORKERS; k++)
     pthread_create(&t[k], NULL, worker, (void *)k);
   for (int k = 0; k < WORKERS; k++)

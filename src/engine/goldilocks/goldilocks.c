@@ -251,24 +251,46 @@ struct gls_thr {
     uint32_t ahead_next;              /* (the one new_granule_registered replaces next) */
 };
 
-/* A barrier generation under way: its participants (tids[0..arrived)) and
- * the least epoch_pos one of them had right after its arrival cell. */
+/* A thread's entries ordered before a participant by the FORK that
+ * created it: those of `parent` with pos below `bound` (the parent's
+ * epoch_pos right after its FORK cell). */
+#define GLS_DEAD_PARENTS 4
+struct gls_parent {
+    goldi_tid_t tid;
+    uint64_t bound;                  /* 0: none */
+};
+
+/* A barrier generation under way: its participants (tids[0..arrived)), the
+ * least epoch_pos one of them had right after its arrival cell, and the
+ * threads that forked participants (par). */
 #define GLS_BARS 8
 #define GLS_BAR_MAX 64               /* participants a dead mark can name (one 64-bit window) */
 struct gls_bar {
     uint64_t tok;                    /* the generation's token id (0: slot free) */
     uint32_t count, arrived, departed;
     uint64_t below;
+    struct gls_parent par[GLS_DEAD_PARENTS];
     goldi_tid_t tids[GLS_BAR_MAX];
 };
 
+/* The FORK of `child`, kept (bar_note_fork) until the child arrives at a
+ * barrier: the last GLS_FORK_NOTES forks, by child tid. */
+#define GLS_FORK_NOTES 64
+struct gls_fork_note {
+    goldi_tid_t child;
+    struct gls_parent parent;
+};
+
 /* The dead mark (docs/goldilocks.md "Dead marks"): every entry of a thread
- * in base + {bits of mask} with pos < below is ordered before every access
- * any thread will make, so the record rule may drop it. A seqlock (seq odd
- * while bar_depart rewrites it); its own line, read by every thread. */
+ * in base + {bits of mask} with pos < below, and of each par[i].tid with
+ * pos < par[i].bound, is ordered before every access any thread will make,
+ * so the record rule may drop it. A seqlock (seq odd while bar_depart
+ * rewrites it); its own lines, read by every thread. */
 struct gls_dead {
     _Atomic uint64_t seq, below, mask;
     _Atomic uint32_t base;
+    _Atomic uint32_t par_tid[GLS_DEAD_PARENTS];
+    _Atomic uint64_t par_bound[GLS_DEAD_PARENTS];
 } __attribute__((aligned(64)));
 
 #define POOL_MAGS 4096                /* full magazines the pool holds; beyond: a loose list */
@@ -308,6 +330,7 @@ struct gls_engine {
     goldi_spinlock_t bar_lock;
     struct gls_bar bars[GLS_BARS];
     uint32_t bar_next;               /* (the slot a generation takes when none is free) */
+    struct gls_fork_note forks[GLS_FORK_NOTES];
     struct gls_dead dead;            /* the latest dead mark (dead_view) */
 };
 
@@ -425,9 +448,12 @@ static struct gls_thr *thr_state(struct gls_engine *g, struct goldi_thr *thr) {
  * until the other half is written too. An entry of participant u made
  * before u's arrival has a pos below u's epoch_pos right after its arrival
  * cell (entries after it have that pos or later: a signal handler run
- * while u waits, too), so the mark's bound is the least of those. The mark
- * is set at the generation's last departure, when no participant can run
- * code before its departure any more (a handler while it waits). */
+ * while u waits, too), so the mark's bound is the least of those. The
+ * entries a thread made before its FORK of a participant are in every set
+ * holding that participant, so the mark covers them too (the main thread's
+ * initial data, before it parks joining its workers). The mark is set at
+ * the generation's last departure, when no participant can run code before
+ * its departure any more (a handler while it waits). */
 
 /* Is every live thread a participant of b (tids in base + mask), or parked
  * joining one? Caller holds bar_lock. */
@@ -472,7 +498,29 @@ static struct gls_bar *bar_slot(struct gls_engine *g, uint64_t tok, bool take) {
     free_slot->tok = tok;   /* (tids[] is written before it is read: no memset) */
     free_slot->count = free_slot->arrived = free_slot->departed = 0;
     free_slot->below = 0;
+    for (unsigned i = 0; i < GLS_DEAD_PARENTS; i++)
+        free_slot->par[i].bound = 0;
     return free_slot;
+}
+
+/* parent's FORK of child, after its FORK cell (bound: parent's epoch_pos
+ * then). */
+static void bar_note_fork(struct gls_engine *g, goldi_tid_t parent, goldi_tid_t child, uint64_t bound) {
+    goldi_spin_lock(&g->bar_lock);
+    g->forks[child % GLS_FORK_NOTES] = (struct gls_fork_note){ child, { parent, bound } };
+    goldi_spin_unlock(&g->bar_lock);
+}
+
+/* Adds p to the parents of b (the larger bound for a parent already there;
+ * none added when b has no room: its entries simply stay). */
+static void bar_add_parent(struct gls_bar *b, struct gls_parent p) {
+    for (unsigned i = 0; i < GLS_DEAD_PARENTS; i++) {
+        if (b->par[i].bound && b->par[i].tid != p.tid)
+            continue;
+        if (p.bound > b->par[i].bound)
+            b->par[i] = p;
+        return;
+    }
 }
 
 /* t's arrival at a generation of a barrier of count threads, after its
@@ -486,6 +534,9 @@ static void bar_arrive(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, 
         b->count = count;
         b->below = b->arrived && b->below < ts->epoch_pos ? b->below : ts->epoch_pos;
         b->tids[b->arrived++] = t;
+        const struct gls_fork_note *f = &g->forks[t % GLS_FORK_NOTES];
+        if (f->child == t && f->parent.bound)
+            bar_add_parent(b, f->parent);
     }
     goldi_spin_unlock(&g->bar_lock);
 }
@@ -514,6 +565,10 @@ static void bar_depart(struct gls_engine *g, struct gls_thr *ts, uint64_t tok) {
             atomic_store_explicit(&d->below, b->below, memory_order_relaxed);
             atomic_store_explicit(&d->base, base, memory_order_relaxed);
             atomic_store_explicit(&d->mask, mask, memory_order_relaxed);
+            for (unsigned i = 0; i < GLS_DEAD_PARENTS; i++) {
+                atomic_store_explicit(&d->par_tid[i], b->par[i].tid, memory_order_relaxed);
+                atomic_store_explicit(&d->par_bound[i], b->par[i].bound, memory_order_relaxed);
+            }
             atomic_store_explicit(&d->seq, seq + 2, memory_order_release);
             tstat(ts, GLS_ST_DEAD_MARKS, 1);
         }
@@ -522,26 +577,39 @@ static void bar_depart(struct gls_engine *g, struct gls_thr *ts, uint64_t tok) {
     goldi_spin_unlock(&g->bar_lock);
 }
 
-/* The dead mark as one consistent copy (below 0: none, or being rewritten). */
+/* The dead mark as one consistent copy (below 0 and no parents: none, or
+ * being rewritten). */
 struct gls_dead_view {
     uint64_t below, mask;
     uint32_t base;
+    struct gls_parent par[GLS_DEAD_PARENTS];
 };
 GOLDI_INLINE struct gls_dead_view dead_view(struct gls_engine *g) {
     struct gls_dead *d = &g->dead;
     uint64_t seq = atomic_load_explicit(&d->seq, memory_order_acquire);
-    struct gls_dead_view v = { atomic_load_explicit(&d->below, memory_order_relaxed),
-                               atomic_load_explicit(&d->mask, memory_order_relaxed),
-                               atomic_load_explicit(&d->base, memory_order_relaxed) };
+    struct gls_dead_view v = { .below = atomic_load_explicit(&d->below, memory_order_relaxed),
+                               .mask = atomic_load_explicit(&d->mask, memory_order_relaxed),
+                               .base = atomic_load_explicit(&d->base, memory_order_relaxed) };
+    for (unsigned i = 0; i < GLS_DEAD_PARENTS; i++)
+        v.par[i] = (struct gls_parent){ atomic_load_explicit(&d->par_tid[i], memory_order_relaxed),
+                                        atomic_load_explicit(&d->par_bound[i], memory_order_relaxed) };
     atomic_thread_fence(memory_order_acquire);
-    if ((seq & 1) || atomic_load_explicit(&d->seq, memory_order_relaxed) != seq)
+    if ((seq & 1) || atomic_load_explicit(&d->seq, memory_order_relaxed) != seq) {
         v.below = 0;
+        for (unsigned i = 0; i < GLS_DEAD_PARENTS; i++)
+            v.par[i].bound = 0;
+    }
     return v;
 }
 
 /* Is owner's entry at pos dead by the mark v? */
 GOLDI_INLINE bool dead_entry(const struct gls_dead_view *v, goldi_tid_t owner, uint64_t pos) {
-    return pos < v->below && owner - v->base < 64 && (v->mask >> (owner - v->base) & 1);
+    if (pos < v->below && owner - v->base < 64 && (v->mask >> (owner - v->base) & 1))
+        return true;
+    for (unsigned i = 0; i < GLS_DEAD_PARENTS; i++)
+        if (owner == v->par[i].tid && pos < v->par[i].bound)
+            return true;
+    return false;
 }
 
 /* --- entries and granule records ------------------------------------------------------ */
@@ -6808,7 +6876,9 @@ static void gls_on_event(void *self, const struct goldi_event *ev) {
         pend_flush(g, ts, thr->tid);
     for (int i = 0; i < n; i++)   /* (no memo: an ATOMIC_READ_SYNC does not say whether its operation stored) */
         do_step(g, ts, thr->tid, &steps[i], excl, defer, readers, NULL);
-    if (ev->kind == GOLDI_EV_BAR_ARRIVE && n == 1)
+    if (ev->kind == GOLDI_EV_FORK && ev->other)
+        bar_note_fork(g, thr->tid, ev->other->tid, ts->epoch_pos);
+    else if (ev->kind == GOLDI_EV_BAR_ARRIVE && n == 1)
         bar_arrive(g, ts, thr->tid, steps[0].tok->id, ev->obj->bar_count);
     else if (ev->kind == GOLDI_EV_BAR_DEPART && n == 1)
         bar_depart(g, ts, steps[0].tok->id);
