@@ -587,6 +587,8 @@ struct gls_dead_view {
 GOLDI_INLINE struct gls_dead_view dead_view(struct gls_engine *g) {
     struct gls_dead *d = &g->dead;
     uint64_t seq = atomic_load_explicit(&d->seq, memory_order_acquire);
+    if (!seq)   /* (no mark yet: a program without barriers reads one word) */
+        return (struct gls_dead_view){ .below = 0 };
     struct gls_dead_view v = { .below = atomic_load_explicit(&d->below, memory_order_relaxed),
                                .mask = atomic_load_explicit(&d->mask, memory_order_relaxed),
                                .base = atomic_load_explicit(&d->base, memory_order_relaxed) };
