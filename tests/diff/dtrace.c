@@ -84,6 +84,7 @@ void diff_trace_init(struct dtrace *t) {
 
 void diff_trace_free(struct dtrace *t) {
     free(t->ev);
+    free(t->bar_count);
     names_free(&t->thr);
     names_free(&t->loc);
     names_free(&t->sync);
@@ -101,6 +102,19 @@ void diff_trace_copy(struct dtrace *dst, const struct dtrace *src) {
     dst->ev = xrealloc(NULL, (src->n ? src->n : 1) * sizeof *dst->ev);
     if (src->n)
         memcpy(dst->ev, src->ev, src->n * sizeof *dst->ev);
+    for (uint32_t i = 0; i < src->n_bar_count; i++)
+        diff_trace_set_bar_count(dst, i, src->bar_count[i]);
+}
+
+void diff_trace_set_bar_count(struct dtrace *t, uint32_t sync, uint32_t n) {
+    if (sync >= t->n_bar_count) {
+        if (!n)
+            return;
+        t->bar_count = xrealloc(t->bar_count, (sync + 1) * sizeof *t->bar_count);
+        memset(t->bar_count + t->n_bar_count, 0, (sync + 1 - t->n_bar_count) * sizeof *t->bar_count);
+        t->n_bar_count = sync + 1;
+    }
+    t->bar_count[sync] = n;
 }
 
 struct dev *diff_trace_push(struct dtrace *t) {
@@ -421,6 +435,7 @@ static int do_line(struct pstate *p, const char *s, const char *end) {
             p->bar_arrivals = xrealloc(p->bar_arrivals, p->n_bar * sizeof(uint32_t));
             p->bar_count[sid] = (uint32_t)c;
             p->bar_arrivals[sid] = 0;
+            diff_trace_set_bar_count(p->t, sid, (uint32_t)c);
             i += 3;
             continue;
         }
@@ -492,6 +507,9 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...) {
 char *diff_trace_print(const struct dtrace *t, bool labels) {
     struct sbuf b = {0};
     sb_printf(&b, "%s", "");
+    for (uint32_t i = 0; i < t->n_bar_count; i++)
+        if (t->bar_count[i])
+            sb_printf(&b, "barrier %s %u\n", t->sync.s[i], t->bar_count[i]);
     for (uint32_t i = 0; i < t->n; i++) {
         const struct dev *e = &t->ev[i];
         if (labels)

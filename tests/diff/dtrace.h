@@ -47,6 +47,11 @@ struct dtrace {
     struct dev *ev;
     uint32_t n, cap;
     struct dnames thr, loc, sync, lab;
+    /* Declared thread count of each barrier (`barrier B N`), by sync name id,
+     * 0 = none: what pthread_barrier_init tells the runtime. The printer
+     * declares them ahead of the events, so the engines see the count
+     * (Goldilocks' dead marks need it) while the generations stay explicit. */
+    uint32_t *bar_count, n_bar_count;
 };
 
 /* Name tables. */
@@ -57,6 +62,8 @@ void diff_trace_init(struct dtrace *t);
 void diff_trace_free(struct dtrace *t);
 void diff_trace_copy(struct dtrace *dst, const struct dtrace *src);
 struct dev *diff_trace_push(struct dtrace *t);
+/* Declares barrier sync id `sync` with n threads (0: undeclared). */
+void diff_trace_set_bar_count(struct dtrace *t, uint32_t sync, uint32_t n);
 
 /* Parses text (the §1.5 format; one or more events per line, labels ignored,
  * `barrier B N` declarations resolved into explicit generations). Returns 0 or

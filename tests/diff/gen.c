@@ -28,7 +28,9 @@ struct gthr {
 };
 
 struct gbar {
+    uint32_t count;                    /* its declared thread count: every episode's participants */
     uint32_t parts;                    /* participants (bitmask of thread indexes), 0 = idle */
+    bool all;                          /* the episode has every live thread (no forks till it ends) */
     uint32_t n_parts, rounds_left[G_MAX_THR];
     uint32_t next_gen[G_MAX_THR];      /* next generation each participant arrives at */
     uint32_t gen_base;                 /* first generation of the next episode */
@@ -113,8 +115,13 @@ static void setup(struct gen *g) {
         g->cv[i] = sync_name(g, "CV", i);
         g->cv_m[i] = (uint16_t)diff_rng_below(&g->r, g->n_mutex);
     }
-    for (uint32_t i = 0; i < g->n_bar; i++)
+    for (uint32_t i = 0; i < g->n_bar; i++) {
         g->bar[i] = sync_name(g, "B", i);
+        /* declared (`barrier B N`), as pthread_barrier_init tells the runtime:
+         * the engines then see the count, and Goldilocks sets dead marks */
+        g->barr[i].count = 2 + diff_rng_below(&g->r, 4);
+        diff_trace_set_bar_count(g->t, g->bar[i], g->barr[i].count);
+    }
     for (uint32_t i = 0; i < g->n_sem; i++)
         g->sem[i] = sync_name(g, "S", i);
     for (uint32_t i = 0; i < g->n_once; i++)
@@ -138,6 +145,22 @@ static bool has_bar_duty(struct gen *g, uint32_t ti) {
         if ((g->barr[b].parts >> ti) & 1)
             return true;
     return false;
+}
+
+/* An idle barrier whose count is the number of live threads, all of them
+ * free to take part (none blocked, none in an episode), else -1: an episode
+ * of every live thread is when Goldilocks sets a dead mark, so the
+ * generator starts one more often when it can. */
+static int bar_of_all(struct gen *g) {
+    uint32_t live = 0, free_run = 0;
+    for (uint32_t u = 0; u < g->n_th; u++) {
+        live += g->th[u].state == GT_RUN;
+        free_run += g->th[u].state == GT_RUN && !g->th[u].blocked && !has_bar_duty(g, u);
+    }
+    for (uint32_t b = 0; b < g->n_bar; b++)
+        if (!g->barr[b].parts && g->barr[b].count == live && free_run == live)
+            return (int)b;
+    return -1;
 }
 
 /* Weight of action a for running thread ti in the current state (0 = not allowed). */
@@ -181,7 +204,7 @@ static uint32_t weight(struct gen *g, uint32_t ti, enum act a) {
     case A_BAR_START:
         for (uint32_t b = 0; b < g->n_bar; b++)
             n += !g->barr[b].parts;
-        return n ? 2 : 0;
+        return n ? (bar_of_all(g) >= 0 ? 40 : 2) : 0;
     case A_BAR_ARRIVE:
         if (holds)
             return 0;   /* nobody waits at a barrier holding a lock (avoids deadlock) */
@@ -205,6 +228,9 @@ static uint32_t weight(struct gen *g, uint32_t ti, enum act a) {
             n += g->heap_live[h];
         return n ? 1 : 0;
     case A_FORK:
+        for (uint32_t b = 0; b < g->n_bar; b++)
+            if (g->barr[b].parts && g->barr[b].all)
+                return 0;   /* (a thread forked now would be a live outsider: no dead mark) */
         return g->n_th < g->o->max_threads && g->n_th < G_MAX_THR ? (ti == 0 ? 8 : 3) : 0;
     case A_EXIT:
         return (ti != 0 && !holds && !has_bar_duty(g, ti)) ? 2 : 0;
@@ -434,10 +460,13 @@ static void act(struct gen *g, uint32_t ti, enum act a) {
         break;
     }
     case A_BAR_START: {
-        /* a barrier episode: 2-3 running threads, 1-3 generations */
-        uint32_t b = PICK(g, g->n_bar, !g->barr[i].parts);
+        /* a barrier episode: its count (2-5) of running threads, 1-3
+         * generations; all the running threads now and then, which is when
+         * Goldilocks may set a dead mark */
+        int all = bar_of_all(g);
+        uint32_t b = all >= 0 ? (uint32_t)all : PICK(g, g->n_bar, !g->barr[i].parts);
         struct gbar *B = &g->barr[b];
-        uint32_t want = 2 + diff_rng_below(&g->r, 2), rounds = 1 + diff_rng_below(&g->r, 3);
+        uint32_t want = B->count, rounds = 1 + diff_rng_below(&g->r, 3);
         uint32_t parts = 0, np = 0;
         for (uint32_t tries = 0; tries < 16 && np < want; tries++) {
             uint32_t u = diff_rng_below(&g->r, g->n_th);
@@ -446,10 +475,11 @@ static void act(struct gen *g, uint32_t ti, enum act a) {
             parts |= 1u << u;
             np++;
         }
-        if (np < 2)
+        if (np < want)
             break;   /* nothing emitted: the caller tries again */
         B->parts = parts;
         B->n_parts = np;
+        B->all = all >= 0;
         for (uint32_t u = 0; u < G_MAX_THR; u++) {
             B->rounds_left[u] = ((parts >> u) & 1) ? rounds : 0;
             B->next_gen[u] = B->gen_base;

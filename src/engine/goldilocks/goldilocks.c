@@ -268,6 +268,8 @@ struct gls_parent {
 struct gls_bar {
     uint64_t tok;                    /* the generation's token id (0: slot free) */
     uint32_t count, arrived, departed;
+    bool early;                      /* an arrival came after a departure: not every departure
+                                        is ordered after every arrival (a text trace's) */
     uint64_t below;
     struct gls_parent par[GLS_DEAD_PARENTS];
     goldi_tid_t tids[GLS_BAR_MAX];
@@ -497,6 +499,7 @@ static struct gls_bar *bar_slot(struct gls_engine *g, uint64_t tok, bool take) {
         free_slot = &g->bars[g->bar_next++ % GLS_BARS];
     free_slot->tok = tok;   /* (tids[] is written before it is read: no memset) */
     free_slot->count = free_slot->arrived = free_slot->departed = 0;
+    free_slot->early = false;
     free_slot->below = 0;
     for (unsigned i = 0; i < GLS_DEAD_PARENTS; i++)
         free_slot->par[i].bound = 0;
@@ -530,6 +533,7 @@ static void bar_arrive(struct gls_engine *g, struct gls_thr *ts, goldi_tid_t t, 
         return;
     goldi_spin_lock(&g->bar_lock);
     struct gls_bar *b = bar_slot(g, tok, true);
+    b->early |= b->departed != 0;   /* (a pthread barrier's departures wait for every arrival) */
     if (b->arrived < GLS_BAR_MAX) {
         b->count = count;
         b->below = b->arrived && b->below < ts->epoch_pos ? b->below : ts->epoch_pos;
@@ -549,7 +553,7 @@ static void bar_depart(struct gls_engine *g, struct gls_thr *ts, uint64_t tok) {
     if (b && ++b->departed == b->count) {
         uint32_t base = UINT32_MAX;
         uint64_t mask = 0;
-        bool fits = b->arrived == b->count;
+        bool fits = b->arrived == b->count && !b->early;
         for (uint32_t i = 0; i < b->arrived; i++)
             base = b->tids[i] < base ? b->tids[i] : base;
         for (uint32_t i = 0; fits && i < b->arrived; i++) {
