@@ -44,6 +44,11 @@ static void held_add(struct goldi_thr *thr, struct goldi_sync *obj, uint8_t mode
     }
 }
 
+/* A release of obj by thr: out of thr's held locks. A thread that does not
+ * hold obj (and tracks every lock it holds) releases a lock another thread
+ * may still be inside, as when a plain mutex is unlocked by another thread
+ * (undefined in POSIX; glibc opens it): its mutual exclusion is gone
+ * (goldi_sync_excludes). */
 static void held_remove(struct goldi_thr *thr, struct goldi_sync *obj) {
     thr->held_version++;
     for (uint32_t i = thr->n_held; i-- > 0;) {
@@ -56,6 +61,8 @@ static void held_remove(struct goldi_thr *thr, struct goldi_sync *obj) {
     }
     if (thr->n_held_dropped)
         thr->n_held_dropped--;
+    else
+        goldi_sync_break_exclusion(obj);
 }
 
 /* The first arrival of generation g claims slot g&1 with a fresh token. All
@@ -228,7 +235,42 @@ void goldi_dispatch(const struct goldi_event *ev) {
     }
 }
 
+/* Mutual exclusion as a trace states it (replays only: a program's real
+ * locks never let it happen). A lock taken while another thread holds it
+ * (a write or plain lock while anyone else does, a read lock while a
+ * writer does) orders nothing by itself: goldi_sync_break_exclusion
+ * (Goldilocks' alock short-circuit took two such critical sections as
+ * ordered). Releases by a thread that does not hold the lock are
+ * held_remove's, at run time too. */
+static void trace_lock_step(struct goldi_sync *o, goldi_tid_t me, bool taken, bool excl) {
+    if (taken) {
+        if ((o->trace_writer != GOLDI_TID_NONE && o->trace_writer != me) || (excl && o->trace_readers))
+            goldi_sync_break_exclusion(o);
+        if (excl)
+            o->trace_writer = me;
+        else
+            o->trace_readers++;
+    } else if (excl) {
+        if (o->trace_writer == me)
+            o->trace_writer = GOLDI_TID_NONE;
+    } else if (o->trace_readers) {
+        o->trace_readers--;
+    }
+}
+
 void goldi_dispatch_as_live(const struct goldi_event *ev) {
+    switch ((enum goldi_event_kind)ev->kind) {
+    case GOLDI_EV_LOCK_ACQ:
+    case GOLDI_EV_LOCK_REL:
+        trace_lock_step(ev->obj, ev->thr->tid, ev->kind == GOLDI_EV_LOCK_ACQ, ev->mode == GOLDI_LOCK_EXCL);
+        break;
+    case GOLDI_EV_WAIT_ENTER:
+    case GOLDI_EV_WAIT_EXIT:
+        trace_lock_step(ev->obj2, ev->thr->tid, ev->kind == GOLDI_EV_WAIT_EXIT, true);
+        break;
+    default:
+        break;
+    }
     struct goldi_sink *fs = goldi_dispatch_fast_sink;
     if (fs && (ev->kind == GOLDI_EV_READ || ev->kind == GOLDI_EV_WRITE) && !ev->flags && ev->size &&
         (ev->addr & (GOLDI_GRANULE - 1)) + ev->size <= 2 * GOLDI_GRANULE)

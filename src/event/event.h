@@ -66,6 +66,12 @@ struct goldi_sync {
      * the location, where it moved two with the counts 270 bytes further
      * on (docs/performance.md, round 59). */
     uint8_t kind;               /* enum goldi_sync_kind */
+    _Atomic uint8_t exclusion_broken; /* lock: its events broke mutual exclusion (released
+                                   by a thread that did not hold it, as when a plain mutex is
+                                   unlocked by another thread: undefined in POSIX, glibc opens
+                                   it; or, in a trace, taken while another thread held it):
+                                   holding it orders nothing by itself any more. On the first
+                                   line, which Goldilocks' alock test reads already (tok[0].id) */
     goldi_spinlock_t lock;      /* serialises events on this object; for atomics the
                                    "perform op + record" critical section (T3, T8) */
     _Atomic uint64_t n_writes;  /* atomic: operations that may store (stores, RMWs,
@@ -87,7 +93,23 @@ struct goldi_sync {
     uint32_t bar_count;         /* barrier: threads per generation */
     uint32_t depth;             /* recursive mutex: nesting level of the owner */
     uint64_t bar_arrivals;      /* barrier: arrivals so far (generation = arrivals / count) */
+    goldi_tid_t trace_writer;   /* lock, in a trace replay: the thread holding it in write
+                                   mode, or GOLDI_TID_NONE (goldi_dispatch_as_live) */
+    uint32_t trace_readers;     /* rwlock, in a trace replay: read holds */
 };
+
+/* Does a thread that holds lock o now come after every other thread's
+ * earlier critical sections of o (mutual exclusion: their release, then
+ * this acquisition)? Not once o's events broke mutual exclusion: a holder
+ * may still be inside (Goldilocks' alock short-circuit asks). Marked for
+ * good by the dispatcher: a release by a thread that does not hold o, or,
+ * in a trace replay, an acquisition while another thread holds it. */
+GOLDI_INLINE bool goldi_sync_excludes(const struct goldi_sync *o) {
+    return !atomic_load_explicit(&o->exclusion_broken, memory_order_acquire);
+}
+GOLDI_INLINE void goldi_sync_break_exclusion(struct goldi_sync *o) {
+    atomic_store_explicit(&o->exclusion_broken, 1, memory_order_release);
+}
 
 /* own_mark's value for the n-th counted operation, a plain store of thread
  * t; 0 (no mark) beyond the fields' widths. */
@@ -508,7 +530,9 @@ bool goldi_dispatch_own_load(const struct goldi_event *ev);
  * READ/WRITE within two granules goes to the only sink's on_aligned_fast or
  * on_access_fast if it has one (the runtime calls it before any event is built:
  * rt/abi/access.c), everything else to goldi_dispatch. For the trace
- * front-ends, so that a replay checks the path the runtime takes. */
+ * front-ends, so that a replay checks the path the runtime takes; it also
+ * notes a lock taken while another thread holds it, which only a trace can
+ * say (goldi_sync_excludes). */
 void goldi_dispatch_as_live(const struct goldi_event *ev);
 
 #endif

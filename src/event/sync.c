@@ -46,6 +46,9 @@ static void fresh_life(struct goldi_sync *o, uintptr_t addr, enum goldi_sync_kin
     o->bar_arrivals = 0;
     o->owner = GOLDI_TID_NONE;
     o->depth = 0;
+    atomic_store_explicit(&o->exclusion_broken, 0, memory_order_relaxed);
+    o->trace_writer = GOLDI_TID_NONE;
+    o->trace_readers = 0;
     o->last_storer = GOLDI_TID_NONE;
     atomic_store_explicit(&o->own_mark, 0, memory_order_relaxed);
 }

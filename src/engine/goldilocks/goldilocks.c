@@ -993,9 +993,11 @@ struct gls_alock { uint64_t id; uint8_t mode, rw; };   /* a lock token id and ho
 
 /* Is the alock short-circuit valid for e against thr now? The owner held
  * alock at e, thr holds it now, so the owner's release of it precedes thr's
- * acquisition — unless both hold an rwlock in read mode (readers never sync).
- * Token ids are unique for ever, so a lock object in a new life (token id
- * changed) never matches. */
+ * acquisition — unless both hold an rwlock in read mode (readers never sync),
+ * or the lock's events ever broke mutual exclusion (a release by a thread
+ * that did not hold it: the owner may never have released it;
+ * goldi_sync_excludes). Token ids are unique for ever, so a lock object in a
+ * new life (token id changed) never matches. */
 static bool alock_orders_al(struct gls_alock a, const struct goldi_thr *thr) {
     if (!a.id)
         return false;
@@ -1004,7 +1006,7 @@ static bool alock_orders_al(struct gls_alock a, const struct goldi_thr *thr) {
             continue;
         if (a.rw && a.mode == GOLDI_LOCK_SHARED && thr->held[i].mode == GOLDI_LOCK_SHARED)
             return false;
-        return true;
+        return goldi_sync_excludes(thr->held[i].obj);
     }
     return false;
 }
