@@ -140,7 +140,7 @@ struct pstate {
     uint32_t *alloc_ext;    /* per loc: end offset of the last alloc (default free extent) */
     uint32_t n_alloc_ext;
     /* barriers without explicit generations */
-    uint32_t *bar_count, *bar_arrivals, n_bar;
+    uint32_t *bar_arrivals, n_bar;   /* (counts: the trace's bar_count) */
     uint32_t *last_gen;     /* [sync * 1024 + thread] last arrival generation + 1 */
     uint32_t n_last_gen;
 };
@@ -342,16 +342,16 @@ static int do_event(struct pstate *p, const struct ptok *lab, const struct ptok 
         e->sync = (uint16_t)diff_name_id(&t->sync, a[0].s, a[0].n);
         uint32_t key = (uint32_t)e->sync * 1024u + tid;
         p->last_gen = grow_u32(p->last_gen, &p->n_last_gen, key + 1);
-        p->bar_count = grow_u32(p->bar_count, &p->n_bar, e->sync + 1u);
-        p->bar_arrivals = xrealloc(p->bar_arrivals, p->n_bar * sizeof(uint32_t));
+        p->bar_arrivals = grow_u32(p->bar_arrivals, &p->n_bar, e->sync + 1u);
+        uint32_t count = e->sync < t->n_bar_count ? t->bar_count[e->sync] : 0;
         if (na == 2) {
             tnum(&a[1], &v);
             e->gen = (uint32_t)v;
         } else if (op == D_BAR_ARRIVE) {
-            if (!p->bar_count[e->sync])
+            if (!count)
                 return perr(p, "barrier without declared count");
             /* arrivals live in bar_arrivals, zeroed when the barrier was declared */
-            e->gen = p->bar_arrivals[e->sync]++ / p->bar_count[e->sync];
+            e->gen = p->bar_arrivals[e->sync]++ / count;
         } else {
             if (!p->last_gen[key])
                 return perr(p, "bar_depart without bar_arrive");
@@ -431,9 +431,7 @@ static int do_line(struct pstate *p, const char *s, const char *end) {
             if (i + 2 >= n || !tnum(&tk[i + 2], &c) || !c)
                 return perr(p, "bad barrier declaration");
             uint32_t sid = diff_name_id(&p->t->sync, tk[i + 1].s, tk[i + 1].n);
-            p->bar_count = grow_u32(p->bar_count, &p->n_bar, sid + 1);
-            p->bar_arrivals = xrealloc(p->bar_arrivals, p->n_bar * sizeof(uint32_t));
-            p->bar_count[sid] = (uint32_t)c;
+            p->bar_arrivals = grow_u32(p->bar_arrivals, &p->n_bar, sid + 1);
             p->bar_arrivals[sid] = 0;
             diff_trace_set_bar_count(p->t, sid, (uint32_t)c);
             i += 3;
@@ -479,7 +477,6 @@ int diff_trace_parse(const char *text, size_t len, struct dtrace *t, char *err, 
         s = nl + 1;
     }
     free(p.alloc_ext);
-    free(p.bar_count);
     free(p.bar_arrivals);
     free(p.last_gen);
     return rc;
