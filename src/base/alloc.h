@@ -15,6 +15,8 @@ void *goldi_alloc(size_t n);
 void *goldi_alloc_thread_state(size_t n, size_t keep_off, size_t keep_len);
 /* Frees memory from goldi_alloc/goldi_realloc (NULL is a no-op). */
 void goldi_free(void *p);
+/* p (NULL: a new block) with room for n bytes, its contents kept and the
+ * bytes past them zero; a block of more than 32 KiB grows without a copy. */
 void *goldi_realloc(void *p, size_t n);
 /* Bytes currently handed out by goldi_alloc (for stats and memory tests). */
 size_t goldi_alloc_bytes_in_use(void);

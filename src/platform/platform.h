@@ -9,6 +9,11 @@
  * account the memory (used for sparse shadow tables). */
 void *goldi_os_mmap(size_t n, bool noreserve);
 void goldi_os_munmap(void *p, size_t n);
+/* Grows the mapping [p, p+old_n) to new_n bytes (both page multiples),
+ * moving it if it must (mremap(2), MREMAP_MAYMOVE): its pages go with it,
+ * without a copy or a fault, and the new tail reads as zeros. NULL on
+ * failure (the old mapping is then untouched). */
+void *goldi_os_mremap(void *p, size_t old_n, size_t new_n);
 /* Gives pages back to the OS; their contents read as zero afterwards. */
 void goldi_os_discard(void *p, size_t n);
 /* Commits the pages of [p, p+n) for writing now (MADV_POPULATE_WRITE);

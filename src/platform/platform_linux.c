@@ -23,6 +23,11 @@ void *goldi_os_mmap(size_t n, bool noreserve) {
 
 void goldi_os_munmap(void *p, size_t n) { syscall(SYS_munmap, p, n); }
 
+void *goldi_os_mremap(void *p, size_t old_n, size_t new_n) {
+    void *q = (void *)syscall(SYS_mremap, p, old_n, new_n, MREMAP_MAYMOVE);
+    return q == MAP_FAILED ? NULL : q;
+}
+
 /* The kernel's sigset is 64 bits on x86-64 (its size is the last argument). */
 uint64_t goldi_os_block_signals(void) {
     uint64_t all = ~UINT64_C(0), old = 0;

@@ -52,6 +52,35 @@ CASE(alloc_sizes_zeroed_and_reused) {
     goldi_free(b);
 }
 
+/* A mapped block (> 32 KiB) grows by mremap: every byte kept, the new tail
+ * zero, the accounting exact, also when the mapping has to move (a block
+ * mapped right after it), and a shrink request is a no-op. */
+CASE(alloc_realloc_moves_mapped_blocks) {
+    size_t before = goldi_alloc_bytes_in_use();
+    size_t n = 48 * 1024, map = 13 * 4096;   /* n and the header, in pages */
+    unsigned char *p = goldi_alloc(n);
+    EXPECT_EQ(goldi_alloc_bytes_in_use(), before + map);
+    for (size_t i = 0; i < n; i++)
+        p[i] = (unsigned char)(i * 7 + 1);
+    void *blocker = goldi_mmap(1 << 20);   /* (likely in the way of growing in place) */
+    for (size_t grown = n * 2; grown <= n * 64; grown *= 4) {
+        p = goldi_realloc(p, grown);
+        EXPECT(((uintptr_t)p & 15) == 0);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += p[i] != (unsigned char)(i * 7 + 1);
+        for (size_t i = n; i < grown; i++)
+            bad += p[i] != 0;
+        EXPECT_EQ(bad, 0);
+        EXPECT_EQ(goldi_alloc_bytes_in_use(), before + ((grown + 16 + 4095) & ~(size_t)4095));
+        memset(p + n, 0, grown - n);   /* (the next round's tail is checked again) */
+    }
+    EXPECT(goldi_realloc(p, 10) == p);
+    goldi_free(p);
+    goldi_munmap(blocker, 1 << 20);
+    EXPECT_EQ(goldi_alloc_bytes_in_use(), before);
+}
+
 CASE(shadow_words_are_per_byte_and_sparse) {
     unsigned p = goldi_shadow_plane_new();
     static char data[64];
@@ -316,6 +345,7 @@ int main(void) {
     RUN(alloc_sizes_zeroed_and_reused);
     RUN(alloc_thread_state_kept_and_zeroed);
     RUN(alloc_thread_state_keeps_its_range);
+    RUN(alloc_realloc_moves_mapped_blocks);
     RUN(shadow_words_are_per_byte_and_sparse);
     RUN(shadow_for_each_visits_nonzero_words);
     RUN(shadow_for_each_granule_visits_granules_with_state);

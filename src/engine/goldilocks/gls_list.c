@@ -153,12 +153,9 @@ static void *reg_grow(struct gls_list *l, void *arr, uint32_t n, uint32_t *cap, 
     if (n < *cap / 2)
         return arr;
     uint32_t c = *cap ? *cap * 2 : 16;
-    void *p = goldi_alloc(elem * c);
-    goldi_memcpy(p, arr, elem * n);
-    goldi_free(arr);
     atomic_fetch_add_explicit(&l->reg_bytes, elem * (c - *cap), memory_order_relaxed);
     *cap = c;
-    return p;
+    return goldi_realloc(arr, elem * c);
 }
 
 /* Granule refs are kept as runs of consecutive granules, one word each:

@@ -5659,13 +5659,8 @@ static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem) {
     uint32_t n = *cap ? *cap : 64;
     while (n < need)
         n *= 2;
-    void *q = goldi_alloc(elem * n);
-    if (p) {
-        goldi_memcpy(q, p, elem * *cap);
-        goldi_free(p);
-    }
     *cap = n;
-    return q;
+    return goldi_realloc(p, elem * n);
 }
 
 static uint64_t snap_hash(const struct gls_gc_scratch *sc, const struct gls_snap *s) {
